@@ -1,0 +1,798 @@
+"""Find secrets in text and JSON values, so the write gate can refuse to store them.
+
+A memory store must never keep a password, token, key or card number, whatever key
+an extractor filed it under: a "current_task" of "log in with password Tr0ub4dor&3"
+is a secret just as much as an "api_key" is. The gate therefore scans every value
+(and its evidence) with :func:`find_secrets`, and rejects on any finding.
+
+Why it is built this way:
+
+* **Maintained detectors first.** Vendor token formats come from the detector plugins
+  of ``detect-secrets`` (AWS, GitHub, GitLab, Slack, Stripe, OpenAI, JWT, private keys,
+  basic-auth URLs, Twilio, SendGrid, npm, PyPI, Azure, IBM, Mailchimp, Square, Telegram,
+  Discord, Artifactory, SoftLayer, Cloudant, keyword assignments). Check digits come
+  from ``python-stdnum`` (Luhn for payment cards, ISO 13616 for IBANs, national id
+  checksums). Home-made patterns only supplement them where they have a known gap
+  (short ``sk-…`` keys, ``hf_``/``AIza``/``github_pat_`` families, ``ENCRYPTED PRIVATE
+  KEY`` blocks) and for secrets *stated in words* ("my password is …", "密码是…"),
+  which no library covers.
+* **No global state, no I/O.** The plugins are instantiated once at import. Their
+  ``analyze_line`` consults detect-secrets' process-wide settings and may call a
+  vendor's verification endpoint, so it is never used: we run the plugins' own
+  compiled ``denylist`` patterns (exactly what their ``analyze_string`` runs) with
+  ``finditer`` to get offsets, and call their entropy functions directly.
+* **Offsets are code points into the text as given.** Full-width ASCII
+  (``ｓｋ－…``, ``密码：``) is folded one character to one character before scanning,
+  so offsets are unchanged and ``text[start:end]`` is always the secret.
+* **Noise is the enemy of a gate.** A false positive silently drops a legitimate
+  memory, so the entropy detectors only look at long mixed letter/digit tokens outside
+  URLs, and word cues need a value that looks like a secret, not "yesterday" or
+  "manager".
+"""
+
+from __future__ import annotations
+
+import math
+import re
+import warnings
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass
+
+# detect-secrets pulls in ``requests``; in some environments that import emits a
+# dependency-version warning. The test suite turns warnings into errors, and a
+# warning about an HTTP stack we never use must not break the gate, so silence
+# warnings for these imports only.
+with warnings.catch_warnings():
+    warnings.simplefilter("ignore")
+    from detect_secrets.filters.heuristic import (
+        is_potential_uuid,
+        is_prefixed_with_dollar_sign,
+        is_sequential_string,
+        is_templated_secret,
+    )
+    from detect_secrets.plugins import keyword as _ds_keyword
+    from detect_secrets.plugins.artifactory import ArtifactoryDetector
+    from detect_secrets.plugins.aws import AWSKeyDetector
+    from detect_secrets.plugins.azure_storage_key import AzureStorageKeyDetector
+    from detect_secrets.plugins.base import RegexBasedDetector
+    from detect_secrets.plugins.basic_auth import BasicAuthDetector
+    from detect_secrets.plugins.cloudant import CloudantDetector
+    from detect_secrets.plugins.discord import DiscordBotTokenDetector
+    from detect_secrets.plugins.github_token import GitHubTokenDetector
+    from detect_secrets.plugins.gitlab_token import GitLabTokenDetector
+    from detect_secrets.plugins.high_entropy_strings import (
+        Base64HighEntropyString,
+        HexHighEntropyString,
+    )
+    from detect_secrets.plugins.ibm_cloud_iam import IbmCloudIamDetector
+    from detect_secrets.plugins.ibm_cos_hmac import IbmCosHmacDetector
+    from detect_secrets.plugins.jwt import JwtTokenDetector
+    from detect_secrets.plugins.mailchimp import MailchimpDetector
+    from detect_secrets.plugins.npm import NpmDetector
+    from detect_secrets.plugins.openai import OpenAIDetector
+    from detect_secrets.plugins.private_key import PrivateKeyDetector
+    from detect_secrets.plugins.pypi_token import PypiTokenDetector
+    from detect_secrets.plugins.sendgrid import SendGridDetector
+    from detect_secrets.plugins.slack import SlackDetector
+    from detect_secrets.plugins.softlayer import SoftlayerDetector
+    from detect_secrets.plugins.square_oauth import SquareOAuthDetector
+    from detect_secrets.plugins.stripe import StripeDetector
+    from detect_secrets.plugins.telegram_token import TelegramBotTokenDetector
+    from detect_secrets.plugins.twilio import TwilioKeyDetector
+    from stdnum import iban as _iban
+    from stdnum import luhn as _luhn
+    from stdnum.cn import ric as _cn_ric
+    from stdnum.es import dni as _es_dni
+    from stdnum.es import nie as _es_nie
+    from stdnum.fr import nir as _fr_nir
+    from stdnum.it import codicefiscale as _it_cf
+    from stdnum.us import ssn as _us_ssn
+
+__all__ = ["KINDS", "SecretFinding", "find_secrets", "find_secrets_in_value"]
+
+KINDS = frozenset(
+    {
+        "api_key",
+        "token",
+        "private_key",
+        "password",
+        "card_number",
+        "iban",
+        "national_id",
+        "connection_string",
+        "high_entropy",
+    }
+)
+
+
+@dataclass(frozen=True)
+class SecretFinding:
+    """One secret found in a string.
+
+    ``start``/``end`` are code-point offsets (``end`` exclusive) into the scanned
+    string, so ``text[start:end]`` is the secret itself; the gate can quote the
+    kind and detector in an audited rejection without ever repeating the value.
+    """
+
+    kind: str
+    start: int
+    end: int
+    detector: str
+
+
+# --------------------------------------------------------------------------- helpers
+
+# Full-width forms of printable ASCII (U+FF01..U+FF5E) and the ideographic space
+# fold to ASCII one-for-one, so patterns written for ASCII work on "密码：abc" and the
+# offsets into the folded text are offsets into the original.
+_FOLD = {0xFF01 + i: 0x21 + i for i in range(0x5E)}
+_FOLD[0x3000] = 0x20
+
+
+def _fold(text: str) -> str:
+    return text.translate(_FOLD)
+
+
+def _has_digit(s: str) -> bool:
+    return any(c.isdigit() for c in s)
+
+
+def _has_alpha(s: str) -> bool:
+    return any(c.isalpha() for c in s)
+
+
+def _looks_secret(value: str) -> bool:
+    """A value that is not a plain word: it has a digit, a symbol or inner capitals.
+
+    Used where the cue alone is weak ("pw hunter2", "用密码 Tr0ub4dor&3 登录") so
+    that "password manager" or "I changed my password yesterday" stay clean.
+    """
+    if _has_digit(value):
+        return True
+    if any(not c.isalnum() for c in value):
+        return True
+    return any(c.isupper() for c in value[1:])
+
+
+# ------------------------------------------------------------ detect-secrets plugins
+
+# (plugin instance, kind). Instantiated once: they are stateless pattern holders here.
+_DS_REGEX_PLUGINS: tuple[tuple[RegexBasedDetector, str], ...] = (
+    (AWSKeyDetector(), "api_key"),
+    (ArtifactoryDetector(), "token"),
+    (AzureStorageKeyDetector(), "api_key"),
+    (BasicAuthDetector(), "connection_string"),
+    (CloudantDetector(), "api_key"),
+    (DiscordBotTokenDetector(), "token"),
+    (GitHubTokenDetector(), "token"),
+    (GitLabTokenDetector(), "token"),
+    (IbmCloudIamDetector(), "api_key"),
+    (IbmCosHmacDetector(), "api_key"),
+    (JwtTokenDetector(), "token"),
+    (MailchimpDetector(), "api_key"),
+    (NpmDetector(), "token"),
+    (OpenAIDetector(), "api_key"),
+    (PrivateKeyDetector(), "private_key"),
+    (PypiTokenDetector(), "token"),
+    (SendGridDetector(), "api_key"),
+    (SlackDetector(), "token"),
+    (SoftlayerDetector(), "api_key"),
+    (SquareOAuthDetector(), "token"),
+    (StripeDetector(), "api_key"),
+    (TelegramBotTokenDetector(), "token"),
+    (TwilioKeyDetector(), "api_key"),
+)
+
+# In these plugins a capture group names the vendor prefix ("ghp", "glpat"), not the
+# secret, so the whole match is the secret.
+_WHOLE_MATCH = (GitHubTokenDetector, GitLabTokenDetector)
+
+_BASE64_PLUGIN = Base64HighEntropyString()
+_HEX_PLUGIN = HexHighEntropyString()
+_JWT_VALID = JwtTokenDetector.is_formally_valid
+
+_PEM_BEGIN = re.compile(r"-----BEGIN[A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----")
+_PEM_END = re.compile(r"-----END[A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----")
+_OPENING = "\"'`([{<"
+_CLOSING = "\"'`)]}>"
+
+
+def _trim(text: str, start: int, end: int) -> tuple[int, int]:
+    """Drop surrounding whitespace and quotes/brackets a pattern swallowed."""
+    while start < end and (text[start].isspace() or text[start] in _OPENING or text[start] in "=:"):
+        start += 1
+    while end > start and (text[end - 1].isspace() or text[end - 1] in _CLOSING):
+        end -= 1
+    return start, end
+
+
+def _pem_block(text: str, pos: int) -> tuple[int, int]:
+    """Widen a private-key header hit at ``pos`` to the whole armoured block."""
+    begin = text.rfind("-----BEGIN", 0, pos + 1)
+    start = begin if begin != -1 and pos - begin <= 40 else pos
+    end_match = _PEM_END.search(text, pos)
+    end = end_match.end() if end_match else len(text)
+    return start, end
+
+
+def _scan_detect_secrets(text: str) -> Iterator[SecretFinding]:
+    for plugin, kind in _DS_REGEX_PLUGINS:
+        name = f"detect_secrets:{type(plugin).__name__}"
+        for regex in plugin.denylist:
+            for m in regex.finditer(text):
+                if regex.groups and not isinstance(plugin, _WHOLE_MATCH):
+                    group = next((i for i in range(1, regex.groups + 1) if m.group(i)), 0)
+                    start, end = m.span(group)
+                else:
+                    start, end = m.span()
+                if kind == "private_key":
+                    start, end = _pem_block(text, start)
+                else:
+                    start, end = _trim(text, start, end)
+                    if isinstance(plugin, NpmDetector):
+                        space = re.search(r"\s", text[start:end])
+                        if space:
+                            end = start + space.start()
+                    if isinstance(plugin, JwtTokenDetector) and not _JWT_VALID(text[start:end]):
+                        continue
+                if end > start:
+                    yield SecretFinding(kind, start, end, name)
+    # Assignments in code or config: password = "…", api_key: '…'. The plugin only
+    # reports the first hit per pattern; run its patterns to see every one.
+    for regex, group in _ds_keyword.QUOTES_REQUIRED_DENYLIST_REGEX_TO_GROUP.items():
+        for m in regex.finditer(text):
+            start, end = _trim(text, *m.span(group))
+            value = text[start:end]
+            if end <= start or is_templated_secret(value) or is_prefixed_with_dollar_sign(value):
+                continue
+            label = m.group(0).lower()
+            kind = "password" if ("pass" in label or "pwd" in label) else "token"
+            yield SecretFinding(kind, start, end, "detect_secrets:KeywordDetector")
+
+
+def _scan_pem(text: str) -> Iterator[SecretFinding]:
+    # detect-secrets lists specific headers; "ENCRYPTED PRIVATE KEY" and other
+    # PKCS#8 variants are not among them.
+    for m in _PEM_BEGIN.finditer(text):
+        start, end = _pem_block(text, m.start())
+        yield SecretFinding("private_key", start, end, "pem:private_key")
+
+
+# ---------------------------------------------------------- well-known key prefixes
+
+# Supplements detect-secrets where its patterns need a longer or differently shaped
+# body than real keys (or test keys) have: OpenAI "sk-…"/"sk-proj-…" without the
+# T3BlbkFJ marker, short GitHub/GitLab tokens, Google, Hugging Face.
+_PREFIX_FAMILIES: tuple[tuple[str, str, str], ...] = (
+    ("openai", "api_key", r"sk-(?:proj|svcacct|admin|ant-api\d\d|ant)-[A-Za-z0-9_\-]{16,}"),
+    ("openai", "api_key", r"sk-[A-Za-z0-9_\-]{16,}"),
+    ("stripe", "api_key", r"[rs]k_(?:live|test)_[A-Za-z0-9]{16,}"),
+    ("github", "token", r"gh[pousr]_[A-Za-z0-9]{20,}"),
+    ("github", "token", r"github_pat_[A-Za-z0-9_]{22,}"),
+    ("slack", "token", r"xox[abposr]-[A-Za-z0-9\-]{10,}"),
+    ("slack", "token", r"xapp-[A-Za-z0-9\-]{10,}"),
+    ("aws", "api_key", r"(?:AKIA|ASIA|ABIA|ACCA)[A-Z0-9]{12,20}"),
+    ("google", "api_key", r"AIza[0-9A-Za-z_\-]{30,}"),
+    ("google", "token", r"ya29\.[0-9A-Za-z_\-]{20,}"),
+    ("gitlab", "token", r"gl(?:pat|dt|rt|ft|soat)-[A-Za-z0-9_\-]{16,}"),
+    ("huggingface", "token", r"hf_[A-Za-z0-9]{20,}"),
+    ("npm", "token", r"npm_[A-Za-z0-9]{30,}"),
+    ("pypi", "token", r"pypi-[A-Za-z0-9_\-]{40,}"),
+)
+_PREFIX_RE = re.compile(
+    r"(?<![A-Za-z0-9_\-])(?:"
+    + "|".join(f"(?P<p{i}>{pat})" for i, (_, _, pat) in enumerate(_PREFIX_FAMILIES))
+    + r")(?![A-Za-z0-9_\-])"
+)
+
+
+def _scan_prefixes(text: str) -> Iterator[SecretFinding]:
+    for m in _PREFIX_RE.finditer(text):
+        index = int(next(k for k, v in m.groupdict().items() if v is not None)[1:])
+        family, kind, _ = _PREFIX_FAMILIES[index]
+        token = m.group(0)
+        if family == "openai" and not token.startswith(("sk-proj-", "sk-ant-", "sk-svcacct-")):
+            # Bare "sk-" is common in prose ("sk-learn"); demand a key-like body.
+            body = token[3:]
+            if not (_has_digit(body) or any(c.isupper() for c in body)):
+                continue
+        yield SecretFinding(kind, m.start(), m.end(), f"prefix:{family}")
+
+
+# -------------------------------------------------------------- connection strings
+
+# Basic-auth URLs are detect-secrets' job (BasicAuthDetector reports the password);
+# this reports the whole credential part when the password itself contains reserved
+# characters ("p@ss") that the plugin's pattern stops at.
+_URL_CRED = re.compile(r"\b[a-zA-Z][a-zA-Z0-9+.\-]*://([^\s:/@]+):([^\s/]+)@[\w.\-]+")
+
+
+def _scan_connection_strings(text: str) -> Iterator[SecretFinding]:
+    for m in _URL_CRED.finditer(text):
+        start, end = m.span(2)
+        if end > start:
+            yield SecretFinding("connection_string", start, end, "url:userinfo")
+
+
+# ---------------------------------------------------------------- payment cards
+
+_CARD_RE = re.compile(r"(?<![\d+\-./,:])\d(?:[ \-]?\d){11,22}(?![\d\-./,:]\d)")
+
+
+def _card_prefix_plausible(digits: str) -> bool:
+    """Issuer prefixes of the major schemes (Visa, Mastercard incl. 2-series, Amex,
+    Diners, JCB, Discover, UnionPay, Maestro); keeps timestamps and order numbers out."""
+    if digits[0] in "3456":
+        return True
+    return 2221 <= int(digits[:4]) <= 2720
+
+
+def _scan_cards(text: str) -> Iterator[SecretFinding]:
+    for m in _CARD_RE.finditer(text):
+        raw = m.group(0)
+        # Groups split on a separator; a card may be a run of whole groups.
+        groups = [(g.start(), g.end()) for g in re.finditer(r"\d+", raw)]
+        best: tuple[int, int] | None = None
+        for i in range(len(groups)):
+            for j in range(len(groups) - 1, i - 1, -1):
+                s, e = groups[i][0], groups[j][1]
+                digits = re.sub(r"\D", "", raw[s:e])
+                if not 13 <= len(digits) <= 19 or len(set(digits)) == 1:
+                    continue
+                if _card_prefix_plausible(digits) and _luhn.is_valid(digits):
+                    if best is None or e - s > best[1] - best[0]:
+                        best = (s, e)
+                    break
+        if best is not None:
+            yield SecretFinding(
+                "card_number", m.start() + best[0], m.start() + best[1], "stdnum:luhn"
+            )
+
+
+# ------------------------------------------------------------------------ IBANs
+
+_IBAN_RE = re.compile(r"(?<![A-Za-z0-9])[A-Z]{2}\d{2}(?: ?[A-Z0-9]){11,30}(?![A-Za-z0-9])")
+
+
+def _scan_ibans(text: str) -> Iterator[SecretFinding]:
+    for m in _IBAN_RE.finditer(text):
+        raw = m.group(0)
+        # A following upper-case word may have been swallowed; shrink by groups.
+        cut_points = [len(raw)] + [i for i in range(len(raw) - 1, 0, -1) if raw[i] == " "]
+        for cut in cut_points:
+            candidate = raw[:cut].rstrip()
+            if len(candidate.replace(" ", "")) < 15:
+                break
+            if _iban.is_valid(candidate):
+                yield SecretFinding("iban", m.start(), m.start() + len(candidate), "stdnum:iban")
+                break
+
+
+# -------------------------------------------------------------- national ids
+
+_NATIONAL_IDS: tuple[tuple[str, re.Pattern[str], Callable[[str], bool]], ...] = (
+    ("stdnum:cn.ric", re.compile(r"(?<![0-9A-Za-z])\d{17}[\dXx](?![0-9A-Za-z])"), _cn_ric.is_valid),
+    # Only the dashed form: a bare nine-digit number is far too often something else.
+    ("stdnum:us.ssn", re.compile(r"(?<![\d\-])\d{3}-\d{2}-\d{4}(?![\d\-])"), _us_ssn.is_valid),
+    ("stdnum:es.dni", re.compile(r"(?<![0-9A-Za-z])\d{8}-?[A-Z](?![0-9A-Za-z])"), _es_dni.is_valid),
+    (
+        "stdnum:es.nie",
+        re.compile(r"(?<![0-9A-Za-z])[XYZ]-?\d{7}-?[A-Z](?![0-9A-Za-z])"),
+        _es_nie.is_valid,
+    ),
+    (
+        "stdnum:it.codicefiscale",
+        re.compile(
+            r"(?<![0-9A-Za-z])[A-Z]{6}[\dLMNPQRSTUV]{2}[A-EHLMPRST][\dLMNPQRSTUV]{2}"
+            r"[A-Z][\dLMNPQRSTUV]{3}[A-Z](?![0-9A-Za-z])"
+        ),
+        _it_cf.is_valid,
+    ),
+    (
+        "stdnum:fr.nir",
+        re.compile(
+            r"(?<![0-9A-Za-z])[12] ?\d{2} ?\d{2} ?(?:\d{2}|2[AB]) ?\d{3} ?\d{3} ?\d{2}"
+            r"(?![0-9A-Za-z])"
+        ),
+        _fr_nir.is_valid,
+    ),
+)
+
+_SSN_CUE = re.compile(
+    r"(?i)\b(?:ssn|social\s+security(?:\s+(?:number|no\.?|#))?)\s*(?:is|:|#|=)?\s*"
+    r"(?P<v>(?<!\d)\d{9}(?!\d))"
+)
+
+
+def _scan_national_ids(text: str) -> Iterator[SecretFinding]:
+    for name, regex, is_valid in _NATIONAL_IDS:
+        for m in regex.finditer(text):
+            if is_valid(m.group(0)):
+                yield SecretFinding("national_id", m.start(), m.end(), name)
+    for m in _SSN_CUE.finditer(text):
+        if _us_ssn.is_valid(m.group("v")):
+            yield SecretFinding("national_id", m.start("v"), m.end("v"), "stdnum:us.ssn")
+
+
+# ------------------------------------------------------- secrets stated in words
+
+# Each cue family says how strict the value after it must be.
+_PASSWORD, _PIN, _CODE, _CVV, _TOKEN = "password", "pin", "code", "cvv", "token"
+
+_EN_CUES = (
+    (_PASSWORD, r"pass(?:word|wd|phrase|code)s?|pwd|pw|p/w"),
+    (_PIN, r"pin(?:\s*(?:code|number|no\.?))?"),
+    (
+        _CODE,
+        r"one[\s\-]?time\s+(?:pass)?code|otp(?:\s+code)?|2fa\s+code|mfa\s+code"
+        r"|verification\s+code|security\s+code|auth(?:entication)?\s+code|login\s+code",
+    ),
+    (_CVV, r"cvv2?|cvc2?|csc"),
+    (
+        _TOKEN,
+        r"(?:api|access|secret|private|license|licence|ssh|signing|encryption|auth|openai"
+        r"|anthropic|aws|stripe|github|gitlab|slack|deploy)[\s_\-]?keys?|apikeys?"
+        r"|(?:(?:access|auth|api|bearer|refresh|session|bot|personal\s+access|github|gitlab"
+        r"|slack|npm|pypi|hugging\s?face|hf)[\s_\-]?)?tokens?"
+        r"|client[\s_\-]?secrets?|secret(?:\s+(?:key|code|phrase|word))?|credentials?",
+    ),
+)
+_ZH_CUES = (
+    (_CODE, r"短信验证码|验证码|校验码|动态码|动态口令"),
+    (_CVV, r"安全码"),
+    (_PIN, r"PIN码|pin码"),
+    (_PASSWORD, r"支付密码|登录密码|登陆密码|开机密码|密码|口令"),
+    (_TOKEN, r"私钥|密钥|秘钥|令牌|访问令牌|API\s*[Kk]ey|api\s*key"),
+)
+_CUE_RE = re.compile(
+    "|".join(
+        [rf"(?<![A-Za-z0-9])(?P<en{i}>{pat})(?![A-Za-z0-9])" for i, (_, pat) in enumerate(_EN_CUES)]
+        + [rf"(?P<zh{i}>{pat})" for i, (_, pat) in enumerate(_ZH_CUES)]
+    ),
+    re.IGNORECASE,
+)
+
+# Connectors, tried in order right after a cue. "strong" ones state that a value
+# follows; "weak" (mere adjacency) demands a value that looks like a secret.
+_STRONG_CONNECTORS = (
+    re.compile(r"[ \t]*(?:=>|->|:=|[:=])[ \t]*"),
+    re.compile(
+        r"[ \t]*(?:也是|还是|就是|都是|一直是|是|为|為|即|设为|设置为|设置成|设成|改成|改为|改為"
+        r"|换成|换为|变成|变为)[ \t]*:?[ \t]*"
+    ),
+    re.compile(
+        r"(?i)[ \t]+(?:is|was|are|were|'s)"
+        r"(?:[ \t]+(?:now|still|currently|actually|just|literally|simply|always))?"
+        r"(?:[ \t]+(?:set|changed|reset|updated)[ \t]+to)?(?:[ \t]*:[ \t]*|[ \t]+)"
+    ),
+)
+# "password for the staging db is X": a short qualifier, then a strong connector.
+_QUALIFIER = re.compile(
+    r"(?i)[ \t]+(?:for|of|on|to|at)[ \t]+(?:(?:the|my|our|your|this|that)[ \t]+)?"
+    r"[\w.@\-]+(?:[ \t]+[\w.@\-]+){0,2}?(?=[ \t]*(?:[:=]|(?:is|was|are)[ \t]))"
+)
+_TO_CONNECTOR = re.compile(r"(?i)[ \t]+(?:(?:set|changed|reset|updated)[ \t]+)?to[ \t]+")
+# English needs a space ("pw hunter2"); Chinese often writes none ("密码abc123").
+_WEAK_CONNECTOR = {"en": re.compile(r"[ \t]+"), "zh": re.compile(r"[ \t]*")}
+
+_VALUE_RE = re.compile(r"[!-~\u00a1-\u024f]+")
+_QUOTED_RE = re.compile(r"([\"'`])([^\"'`\n]{1,200})\1")
+_URL_VALUE = re.compile(r"(?i)^[a-z][a-z0-9+.\-]*://[^@\s]*$")
+_PLACEHOLDER = re.compile(r"^(?:[*xX•·#?.\-_]+|\.\.\.|…+|%s|\{\}|\$\w+|\$\{[^}]*\})$")
+
+# Words that follow "password is" in sentences that state no password.
+_STOPWORDS = frozenset(
+    """
+    a an the my your our his her their its this that these those it i you we they he she me
+    us them not no none never still also too very so same different in on at to for of with
+    without from by into about and or but if when what which where how why who whom whose
+    something anything nothing everything stored saved kept written hidden secret secure
+    safe strong weak long short wrong right correct incorrect invalid valid expired expiring
+    changed reset required needed missing empty blank set updated encrypted hashed rotated
+    revoked compromised leaked lost forgotten easy hard simple complicated complex fine ok
+    okay good bad new old unknown below above here there now again being been only just
+    sensitive private public confidential yes managed handled generated random unique
+    protected shared working broken locked disabled enabled active inactive available
+    unavailable case required. optional mandatory needed. same. there. here. attached
+    included enclosed inside somewhere elsewhere written. pending sent coming on. at.
+    redacted null nil n/a na tbd todo unset undefined placeholder example sample dummy
+    fake test testing different. too. likely probably definitely really actually currently
+    over under less more least most enough about around approximately exactly
+    """.split()
+)
+_MIN_LEN = {_PASSWORD: 4, _PIN: 4, _CODE: 4, _CVV: 3, _TOKEN: 6}
+
+
+def _extract_value(text: str, pos: int, connector: str) -> tuple[int, int] | None:
+    quoted = _QUOTED_RE.match(text, pos)
+    if quoted:
+        return quoted.span(2)
+    m = _VALUE_RE.match(text, pos)
+    if not m:
+        return None
+    start, end = m.span()
+    if "=" in connector:
+        # key=value inside a URL query or a connection string ends at & or ;
+        cut = re.search(r"[&;]", text[start:end])
+        if cut:
+            end = start + cut.start()
+    while start < end and text[start] in _OPENING:
+        start += 1
+    while end > start and text[end - 1] in _CLOSING + ".,;:":
+        end -= 1
+    return (start, end) if end > start else None
+
+
+def _value_ok(value: str, family: str, strength: str) -> bool:
+    """Is ``value`` plausibly the secret the cue announced?
+
+    ``strength`` is "strong" (": ", "=", "is", "是"), "to" or "weak" (adjacency).
+    """
+    if len(value) < _MIN_LEN[family]:
+        return False
+    low = value.lower()
+    if low in _STOPWORDS or _PLACEHOLDER.match(value) or is_templated_secret(value):
+        return False
+    if _URL_VALUE.match(value):
+        return False  # "token endpoint: https://…" names a place, not a secret
+    if family == _PIN:
+        return value.isdigit() and len(value) <= 12
+    if family == _CVV:
+        return value.isdigit() and len(value) <= 4
+    if family == _CODE:
+        return value.isalnum() and _has_digit(value) and len(value) <= 10
+    if family == _TOKEN:
+        if value.isdigit():
+            return len(value) >= 10  # "max tokens: 4096" is a budget, not a token
+        return _looks_secret(value) or len(value) >= 20
+    # password
+    if strength == "strong":
+        return True
+    return _looks_secret(value)
+
+
+def _scan_words(text: str) -> Iterator[SecretFinding]:
+    for cue in _CUE_RE.finditer(text):
+        group = cue.lastgroup or ""
+        lang = group[:2]
+        families = _EN_CUES if lang == "en" else _ZH_CUES
+        family = families[int(group[2:])][0]
+        cue_text = cue.group(0)
+        # A bare lower-case "pin" ("pin the version") needs an explicit connector.
+        weak_ok = not (family == _PIN and cue_text == cue_text.lower() and lang == "en")
+        attempts: list[tuple[str, re.Match[str] | None]] = []
+        pos = cue.end()
+        for connector in _STRONG_CONNECTORS:
+            attempts.append(("strong", connector.match(text, pos)))
+        qualifier = _QUALIFIER.match(text, pos)
+        if qualifier:
+            for connector in _STRONG_CONNECTORS:
+                attempts.append(("strong", connector.match(text, qualifier.end())))
+        attempts.append(("to", _TO_CONNECTOR.match(text, pos)))
+        if weak_ok:
+            attempts.append(("weak", _WEAK_CONNECTOR[lang].match(text, pos)))
+        for strength, connector_match in attempts:
+            if connector_match is None:
+                continue
+            span = _extract_value(text, connector_match.end(), connector_match.group(0))
+            if span is None:
+                continue
+            value = text[span[0] : span[1]]
+            if _value_ok(value, family, "strong" if strength == "strong" else strength):
+                kind = "password" if family in (_PASSWORD, _PIN, _CODE, _CVV) else "token"
+                yield SecretFinding(kind, span[0], span[1], f"words:{lang}")
+                break
+
+
+# ------------------------------------------------------------ high-entropy tokens
+
+_B64_RUN = re.compile(r"(?<![A-Za-z0-9+/=_\-])[A-Za-z0-9+/=_\-]{20,}(?![A-Za-z0-9+/=_\-])")
+_URLISH = re.compile(r"(?i)\b[a-z][a-z0-9+.\-]*://\S+|\bwww\.\S+|[\w.+\-]+@[\w\-]+\.[\w.\-]+")
+_HEX_LABEL = re.compile(
+    r"(?i)(?:key|token|secret|password|passwd|credential|密钥|秘钥|令牌|密码)\W{0,3}(?:\w+\W+){0,2}$"
+)
+_HEX_CHARS = frozenset("0123456789abcdefABCDEF-")
+
+
+def _class(c: str) -> int:
+    return 0 if c.islower() else 1 if c.isupper() else 2 if c.isdigit() else 3
+
+
+def _random_looking(token: str) -> bool:
+    """Letters and digits interleave as in random output, not as in identifiers.
+
+    In random base62 about 60% of neighbouring characters change class
+    (lower/upper/digit); in "feature-cart-2026-redesign" or "getUserProfileById"
+    far fewer do.
+    """
+    alnum = [c for c in token if c.isalnum()]
+    if len(alnum) < 16:
+        return False
+    changes = sum(_class(a) != _class(b) for a, b in zip(alnum, alnum[1:], strict=False))
+    return changes / (len(alnum) - 1) >= 0.3
+
+
+def _scan_entropy(text: str) -> Iterator[SecretFinding]:
+    masked = list(text)
+    for m in _URLISH.finditer(text):
+        masked[m.start() : m.end()] = " " * (m.end() - m.start())
+    scan = "".join(masked)
+    for m in _B64_RUN.finditer(scan):
+        token = m.group(0).strip("=")
+        start = m.start()
+        if len(token) < 20 or not (_has_digit(token) and _has_alpha(token)):
+            continue
+        if is_sequential_string(token) or is_potential_uuid(token):
+            continue
+        if set(token) <= _HEX_CHARS:
+            # A bare hex string is usually a commit or content hash; only flag it
+            # when a key/token label sits right before it.
+            label = _HEX_LABEL.search(text[max(0, start - 40) : start])
+            if label and _HEX_PLUGIN.calculate_shannon_entropy(token) > _HEX_PLUGIN.entropy_limit:
+                yield SecretFinding(
+                    "high_entropy", start, start + len(token), "detect_secrets:HexHighEntropyString"
+                )
+            continue
+        # detect-secrets' limit (4.5 bits) is unreachable below ~23 characters, so
+        # scale it with length: log2(n) is the ceiling for an n-character string.
+        limit = min(_BASE64_PLUGIN.entropy_limit, math.log2(len(token)) - 0.8)
+        if _BASE64_PLUGIN.calculate_shannon_entropy(token) <= limit:
+            continue
+        if not _random_looking(token):
+            continue
+        yield SecretFinding(
+            "high_entropy", start, start + len(token), "detect_secrets:Base64HighEntropyString"
+        )
+
+
+# ---------------------------------------------------------------------- entry points
+
+# Highest priority first: a finding inside the span of an earlier one is dropped.
+_SCANNERS: tuple[Callable[[str], Iterable[SecretFinding]], ...] = (
+    _scan_pem,
+    _scan_detect_secrets,
+    _scan_prefixes,
+    _scan_connection_strings,
+    _scan_ibans,
+    _scan_national_ids,
+    _scan_cards,
+    _scan_words,
+    _scan_entropy,
+)
+
+
+def find_secrets(text: str) -> list[SecretFinding]:
+    """Every secret in ``text``, sorted by position.
+
+    Deterministic and side-effect free. Overlapping hits are resolved in favour of
+    the more specific detector (vendor format over word cue over entropy), so each
+    secret is reported once; the gate only needs to know whether the list is empty
+    and, for the audit trail, which kinds and detectors fired.
+    """
+    if not text:
+        return []
+    folded = _fold(text)
+    kept: list[SecretFinding] = []
+    for scanner in _SCANNERS:
+        for finding in scanner(folded):
+            if any(k.start <= finding.start and finding.end <= k.end for k in kept):
+                continue
+            if finding.kind == "high_entropy" and any(
+                k.start < finding.end and finding.start < k.end for k in kept
+            ):
+                continue
+            kept.append(finding)
+    # A later, wider finding may contain an earlier narrow one (a cue value around
+    # a prefix hit); keep the narrow specific one and the wide one both, but never
+    # the same span twice.
+    unique: dict[tuple[int, int], SecretFinding] = {}
+    for finding in kept:
+        unique.setdefault((finding.start, finding.end), finding)
+    return sorted(unique.values(), key=lambda f: (f.start, f.end, f.kind))
+
+
+# Keys under which any non-empty scalar is a secret, normalised (lower case, no
+# separators). A proposal value like {"password": "swordfish"} hides the cue in
+# the structure rather than the text.
+_SECRET_KEYS = frozenset(
+    {
+        "password",
+        "passwd",
+        "pwd",
+        "pw",
+        "passphrase",
+        "passcode",
+        "pin",
+        "pincode",
+        "secret",
+        "clientsecret",
+        "secretkey",
+        "apikey",
+        "apitoken",
+        "accesstoken",
+        "authtoken",
+        "refreshtoken",
+        "bearertoken",
+        "token",
+        "privatekey",
+        "accesskey",
+        "secretaccesskey",
+        "otp",
+        "cvv",
+        "cvc",
+        "cardnumber",
+        "密码",
+        "口令",
+        "密钥",
+        "秘钥",
+        "私钥",
+        "验证码",
+        "令牌",
+    }
+)
+
+
+def _secret_key_kind(key: str) -> str | None:
+    norm = re.sub(r"[\s_\-.]", "", key).lower()
+    if norm not in _SECRET_KEYS:
+        return None
+    if norm in ("cardnumber",):
+        return "card_number"
+    if norm in ("privatekey", "私钥"):
+        return "private_key"
+    if "pass" in norm or norm in (
+        "pwd",
+        "pw",
+        "pin",
+        "pincode",
+        "otp",
+        "cvv",
+        "cvc",
+        "密码",
+        "口令",
+        "验证码",
+    ):
+        return "password"
+    return "token"
+
+
+def find_secrets_in_value(value: object) -> list[SecretFinding]:
+    """Secrets anywhere in a JSON value: string leaves, integers and dict keys.
+
+    Offsets are relative to the leaf (or key, or ``str(int)``) they were found in.
+    Integers are scanned because a card number survives as a JSON number. A
+    non-empty scalar directly under a secret-named key ("password", "api_key",
+    "密码") is reported whole, since its key already says what it is.
+    """
+    found: list[SecretFinding] = []
+    stack: list[object] = [value]
+    seen: set[int] = set()
+    while stack:
+        item = stack.pop()
+        if isinstance(item, str):
+            found.extend(find_secrets(item))
+        elif isinstance(item, bool) or item is None or isinstance(item, float):
+            continue
+        elif isinstance(item, int):
+            found.extend(find_secrets(str(item)))
+        elif isinstance(item, dict):
+            if id(item) in seen:
+                continue
+            seen.add(id(item))
+            for key, child in item.items():
+                if isinstance(key, str):
+                    found.extend(find_secrets(key))
+                    kind = _secret_key_kind(key)
+                    leaf = child if isinstance(child, str) else None
+                    if isinstance(child, int) and not isinstance(child, bool):
+                        leaf = str(child)
+                    if kind and leaf and leaf.strip():
+                        found.append(SecretFinding(kind, 0, len(leaf), "walker:key"))
+                        continue
+                stack.append(child)
+        elif isinstance(item, list | tuple):
+            if id(item) in seen:
+                continue
+            seen.add(id(item))
+            stack.extend(reversed(item))
+    return found

@@ -1,0 +1,328 @@
+"""A store: one directory, one bare git repository per tenant, facts as JSON files.
+
+The store knows where things are and how to write them atomically; it does not decide
+anything (that is :mod:`memrepo.gate`). Every write is a commit whose parent is the tip
+a decision was made on, published with compare-and-swap; a caller that loses the race
+gets ``False`` back and must decide again on the new tip.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import pygit2
+
+from . import _git, canonical, layout
+from .errors import InputError, NotFoundError, StoreError
+from .policy import Policy, default_policy, parse_policy
+from .proposal import Fact, Message, format_time
+
+STORE_MARKER = "memrepo-store.json"
+STORE_FORMAT = 1
+TENANTS_DIR = "tenants"
+GATE_AUTHOR = _git.Author("memrepo gate", "gate@memrepo.invalid")
+
+
+def _env_durable() -> bool:
+    return os.environ.get("MEMREPO_FSYNC", "1").lower() not in ("0", "false", "no", "off")
+
+
+@dataclass(frozen=True)
+class State:
+    """The two tips a decision is made on, and their trees."""
+
+    main: _git.Oid | None
+    audit: _git.Oid | None
+    main_tree: pygit2.Tree | None
+    audit_tree: pygit2.Tree | None
+
+
+@dataclass(frozen=True)
+class Record:
+    """A stored proposal record and where it was found."""
+
+    data: dict[str, Any]
+    on_main: bool
+
+
+class Store:
+    """A directory of tenant repositories. Cheap to construct; opens repos lazily."""
+
+    def __init__(self, root: str | os.PathLike[str], *, durable: bool | None = None) -> None:
+        self.root = Path(root)
+        self.durable = _env_durable() if durable is None else durable
+        _git.set_durable(self.durable)
+        self._tenants: dict[str, TenantRepo] = {}
+
+    # -- store level ---------------------------------------------------------------
+
+    @classmethod
+    def init(cls, root: str | os.PathLike[str], *, durable: bool | None = None) -> Store:
+        path = Path(root)
+        marker = path / STORE_MARKER
+        if path.exists() and any(path.iterdir()) and not marker.exists():
+            raise StoreError(f"{path} exists and is not a memrepo store", code="not_a_store")
+        (path / TENANTS_DIR).mkdir(parents=True, exist_ok=True)
+        if not marker.exists():
+            tmp = marker.with_suffix(".tmp")
+            tmp.write_text(json.dumps({"format": STORE_FORMAT}) + "\n")
+            os.replace(tmp, marker)
+        return cls(path, durable=durable)
+
+    def check(self) -> None:
+        if not (self.root / STORE_MARKER).exists():
+            raise StoreError(
+                f"{self.root} is not a memrepo store (run `memrepo --store {self.root} init`)",
+                code="not_a_store",
+            )
+
+    def tenant_path(self, tenant_id: str) -> Path:
+        return self.root / TENANTS_DIR / layout.tenant_dir(tenant_id)
+
+    def has_tenant(self, tenant_id: str) -> bool:
+        return (self.tenant_path(tenant_id) / "HEAD").exists()
+
+    def tenant(self, tenant_id: str, *, create: bool = False) -> TenantRepo:
+        cached = self._tenants.get(tenant_id)
+        if cached is not None:
+            return cached
+        self.check()
+        path = self.tenant_path(tenant_id)
+        if not (path / "HEAD").exists():
+            if not create:
+                raise NotFoundError(f"no tenant {tenant_id!r} in {self.root}", code="unknown_tenant")
+            repo = TenantRepo.create(path, tenant_id)
+        else:
+            repo = TenantRepo(path, tenant_id)
+        self._tenants[tenant_id] = repo
+        return repo
+
+    def tenants(self) -> list[str]:
+        self.check()
+        out = []
+        for path in sorted((self.root / TENANTS_DIR).glob("*.git")):
+            ident = path / "memrepo-tenant"
+            if ident.exists():
+                out.append(ident.read_text("utf-8"))
+        return out
+
+
+class TenantRepo:
+    """One tenant's bare repository."""
+
+    def __init__(self, path: Path, tenant_id: str) -> None:
+        self.path = path
+        self.tenant_id = tenant_id
+        self.repo = _git.open_repo(path)
+
+    @classmethod
+    def create(cls, path: Path, tenant_id: str, *, policy: Policy | None = None) -> TenantRepo:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        repo = _git.init_bare(path)
+        ident = path / "memrepo-tenant"
+        ident.write_text(tenant_id, "utf-8")
+        config = repo.config
+        config["memrepo.tenant"] = tenant_id
+        config["core.logAllRefUpdates"] = "always"
+        config["receive.denyNonFastForwards"] = "true"
+        config["receive.denyDeletes"] = "true"
+        tenant = cls(path, tenant_id)
+        tenant._initial_commit(policy or default_policy())
+        return tenant
+
+    def _initial_commit(self, policy: Policy) -> None:
+        blob = _git.write_blob(self.repo, canonical.dumps_pretty(policy.to_json()))
+        tree = _git.edit_tree(self.repo, None, {layout.POLICY_PATH: blob})
+        message = (
+            f"memrepo: create tenant {self.tenant_id}\n\n"
+            f"Policy {policy.name} ({policy.version}) installed.\n\n"
+            f"Operator: memrepo init\nPolicy-Version: {policy.version}\n"
+        )
+        commit = _git.create_commit(self.repo, tree=tree, parents=[], message=message,
+                                    author=GATE_AUTHOR)
+        # A concurrent creator may have won; that is fine, its policy is the same default.
+        _git.compare_and_swap(self.repo, {layout.MAIN_REF: (None, commit)},
+                              message="memrepo: create tenant")
+
+    # -- reading -----------------------------------------------------------------
+
+    def state(self) -> State:
+        main = _git.resolve(self.repo, layout.MAIN_REF)
+        audit = _git.resolve(self.repo, layout.AUDIT_REF)
+        return State(main, audit, _git.tree_of(self.repo, main), _git.tree_of(self.repo, audit))
+
+    def _json(self, tree: pygit2.Tree | None, path: str) -> dict[str, Any] | None:
+        data = _git.lookup_blob(self.repo, tree, path)
+        return None if data is None else json.loads(data)
+
+    def policy(self, state: State) -> Policy:
+        data = _git.lookup_blob(self.repo, state.main_tree, layout.POLICY_PATH)
+        return default_policy() if data is None else parse_policy(data)
+
+    def message(self, message_id: str, state: State) -> Message | None:
+        path = layout.message_path(message_id)
+        data = self._json(state.main_tree, path) or self._json(state.audit_tree, path)
+        if data is None:
+            return None
+        msg = Message.model_validate(data)
+        return msg if msg.message_id == message_id else None
+
+    def conversation(self, conversation_id: str, state: State) -> list[Message]:
+        """Every stored message of a conversation, in time order."""
+        obj = _git.lookup(state.audit_tree, layout.conversation_dir(conversation_id))
+        if not isinstance(obj, pygit2.Tree):
+            return []
+        msgs = [Message.model_validate(json.loads(_git.read_blob(self.repo, oid)))
+                for _, oid in _git.walk_blobs(self.repo, obj)]
+        msgs = [m for m in msgs if m.conversation_id == conversation_id]
+        return sorted(msgs, key=lambda m: (m.created_at, m.message_id))
+
+    def record(self, proposal_id: str, state: State) -> Record | None:
+        """The stored record of a proposalId: committed (main) or parked/rejected (audit)."""
+        path = layout.proposal_path(proposal_id)
+        data = self._json(state.main_tree, path)
+        if data is not None:
+            return Record(data, True)
+        data = self._json(state.audit_tree, path)
+        return None if data is None else Record(data, False)
+
+    def fact_at(self, path: str, state: State) -> Fact | None:
+        data = self._json(state.main_tree, path)
+        return None if data is None else Fact.model_validate(data)
+
+    def fact_path_of(self, memory_id: str, state: State) -> str | None:
+        data = _git.lookup_blob(self.repo, state.main_tree, layout.id_index_path(memory_id))
+        return None if data is None else data.decode("utf-8")
+
+    def pending_for(self, memory_id: str, state: State) -> list[dict[str, Any]]:
+        obj = _git.lookup(state.audit_tree, layout.pending_dir(memory_id))
+        if not isinstance(obj, pygit2.Tree):
+            return []
+        return [json.loads(_git.read_blob(self.repo, oid))
+                for _, oid in _git.walk_blobs(self.repo, obj)]
+
+    def all_pending(self, state: State) -> list[dict[str, Any]]:
+        obj = _git.lookup(state.audit_tree, "pending")
+        if not isinstance(obj, pygit2.Tree):
+            return []
+        return [json.loads(_git.read_blob(self.repo, oid))
+                for _, oid in _git.walk_blobs(self.repo, obj)]
+
+    def facts(self, subject_id: str, state: State) -> Iterator[Fact]:
+        """Every stored fact version file of a subject (any status)."""
+        obj = _git.lookup(state.main_tree, layout.subject_dir(subject_id))
+        if not isinstance(obj, pygit2.Tree):
+            return
+        for _, oid in _git.walk_blobs(self.repo, obj):
+            fact = Fact.model_validate(json.loads(_git.read_blob(self.repo, oid)))
+            if fact.subject_id == subject_id:
+                yield fact
+
+    def all_facts(self, state: State) -> Iterator[tuple[str, Fact]]:
+        obj = _git.lookup(state.main_tree, "facts")
+        if not isinstance(obj, pygit2.Tree):
+            return
+        for path, oid in _git.walk_blobs(self.repo, obj, "facts/"):
+            yield path, Fact.model_validate(json.loads(_git.read_blob(self.repo, oid)))
+
+    def history(self, path: str, state: State | None = None) -> list[tuple[pygit2.Commit, Fact]]:
+        """Every version of the fact at ``path`` with the commit that wrote it, oldest first."""
+        state = state or self.state()
+        out: list[tuple[pygit2.Commit, Fact]] = []
+        for commit in _git.first_parent_chain(self.repo, state.main):
+            here = _git.lookup(commit.tree, path)
+            if here is None:
+                continue
+            before = (_git.lookup(commit.parents[0].tree, path) if commit.parent_ids else None)
+            if before is None or before.id != here.id:
+                data = json.loads(_git.read_blob(self.repo, here.id))
+                out.append((commit, Fact.model_validate(data)))
+        out.reverse()
+        return out
+
+    # -- writing -----------------------------------------------------------------
+
+    def blob(self, value: Any) -> _git.Oid:
+        return _git.write_blob(self.repo, canonical.dumps_pretty(value))
+
+    def commit(
+        self,
+        state: State,
+        *,
+        main: Mapping[str, _git.Oid | None] | None = None,
+        audit: Mapping[str, _git.Oid | None] | None = None,
+        message: str,
+        author: _git.Author = GATE_AUTHOR,
+        when: datetime | None = None,
+    ) -> tuple[_git.Oid | None, _git.Oid | None] | None:
+        """Write ``main`` and/or ``audit`` changes as one commit each, published together.
+
+        Returns the new (main, audit) commit ids, or None when either ref moved since
+        ``state`` was read (nothing is published then; the objects become garbage).
+        """
+        stamp = int((when or datetime.now(UTC)).timestamp())
+        updates: dict[str, tuple[_git.Oid | None, _git.Oid]] = {}
+        new_main = new_audit = None
+        if main:
+            tree = _git.edit_tree(self.repo, state.main_tree, main)
+            parents = [state.main] if state.main is not None else []
+            new_main = _git.create_commit(self.repo, tree=tree, parents=parents,
+                                          message=message, author=author, when=stamp)
+            updates[layout.MAIN_REF] = (state.main, new_main)
+        if audit:
+            tree = _git.edit_tree(self.repo, state.audit_tree, audit)
+            parents = [state.audit] if state.audit is not None else []
+            new_audit = _git.create_commit(self.repo, tree=tree, parents=parents,
+                                           message=message, author=author, when=stamp)
+            updates[layout.AUDIT_REF] = (state.audit, new_audit)
+        if not updates:
+            return (state.main, state.audit)
+        if not _git.compare_and_swap(self.repo, updates, message=message.splitlines()[0]):
+            return None
+        return (new_main or state.main, new_audit or state.audit)
+
+    def ingest(self, messages: Sequence[Message]) -> list[str]:
+        """Store messages immutably on the audit ref. Re-ingesting identical ones is a no-op;
+        a different message under an existing id is refused (evidence must not change)."""
+        for msg in messages:
+            if msg.tenant_id != self.tenant_id:
+                raise InputError(f"message {msg.message_id} belongs to tenant {msg.tenant_id!r},"
+                                 f" not {self.tenant_id!r}", code="cross_tenant")
+        while True:
+            state = self.state()
+            changes: dict[str, _git.Oid | None] = {}
+            stored: list[str] = []
+            for msg in messages:
+                existing = self.message(msg.message_id, state)
+                if existing is not None:
+                    if existing != msg:
+                        raise InputError(
+                            f"message {msg.message_id} is already stored with other content;"
+                            " stored messages are immutable", code="message_changed")
+                    continue
+                blob = self.blob(msg.to_json())
+                changes[layout.message_path(msg.message_id)] = blob
+                changes[layout.conversation_message_path(msg.conversation_id,
+                                                         msg.message_id)] = blob
+                stored.append(msg.message_id)
+            if not changes:
+                return []
+            done = self.commit(state, audit=changes,
+                               message=f"ingest: {len(stored)} message(s)\n\n"
+                                       f"Operator: ingest\nMessages: {len(stored)}\n")
+            if done is not None:
+                return stored
+
+
+def now_utc() -> datetime:
+    return datetime.now(UTC)
+
+
+def stamp(moment: datetime) -> str:
+    return format_time(moment)
