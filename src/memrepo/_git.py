@@ -15,7 +15,13 @@ Compare-and-swap protocol for a ref (what git itself does, plus a process lock):
 libgit2's transaction does not compare the old value by itself; step 4 is what makes it
 a CAS. A ``<ref>.lock`` found while we hold the process lock was either taken by a
 plain git process a moment ago, or left by a memrepo writer that was killed between
-steps 3 and 4; the second kind is older than :data:`STALE_LOCK_SECONDS` and is removed.
+steps 3 and 4; the second kind is older than :func:`stale_lock_seconds` and is removed.
+
+Refs passed as ``verify`` are locked and compared the same way but left as they are:
+a decision read both ``main`` and the audit ref, so publishing it on one of them is
+only safe while the other has not moved either (otherwise two writers can each miss
+the other's write: a commit on ``main`` that never saw a competing proposal parked on
+the audit ref a moment earlier, or one proposal both committed and parked).
 """
 
 from __future__ import annotations
@@ -36,7 +42,8 @@ BLOB = pygit2.GIT_FILEMODE_BLOB
 TREE = pygit2.GIT_FILEMODE_TREE
 
 #: A ref lock older than this, found while no memrepo writer holds the CAS lock, is stale.
-STALE_LOCK_SECONDS = float(os.environ.get("MEMREPO_STALE_LOCK_SECONDS", "2.0"))
+#: ``MEMREPO_STALE_LOCK_SECONDS`` overrides it (read at each use, so tests can lower it).
+STALE_LOCK_SECONDS = 2.0
 #: How long a writer waits for the (microseconds-long) CAS critical section.
 CAS_LOCK_TIMEOUT = 30.0
 #: libgit2 leaves these behind when a writer dies mid-object-write.
@@ -193,6 +200,15 @@ def create_commit(
         raise StoreError(f"cannot write commit: {exc}", code="object_write_failed") from exc
 
 
+def stale_lock_seconds() -> float:
+    """The stale-lock age limit: ``$MEMREPO_STALE_LOCK_SECONDS`` or the default."""
+    raw = os.environ.get("MEMREPO_STALE_LOCK_SECONDS")
+    try:
+        return float(raw) if raw else STALE_LOCK_SECONDS
+    except ValueError:
+        return STALE_LOCK_SECONDS
+
+
 def _ref_lock_path(repo: pygit2.Repository, ref: str) -> Path:
     return Path(repo.path) / (ref + ".lock")
 
@@ -201,7 +217,7 @@ def recover_stale_ref_lock(repo: pygit2.Repository, ref: str, *, older_than: flo
                            ) -> bool:
     """Remove ``<ref>.lock`` if no live memrepo writer can own it. Caller holds the CAS lock."""
     lock = _ref_lock_path(repo, ref)
-    limit = STALE_LOCK_SECONDS if older_than is None else older_than
+    limit = stale_lock_seconds() if older_than is None else older_than
     try:
         age = time.time() - lock.stat().st_mtime
     except FileNotFoundError:
@@ -236,20 +252,25 @@ def compare_and_swap(
     updates: Mapping[str, tuple[Oid | None, Oid]],
     *,
     message: str,
+    verify: Mapping[str, Oid | None] | None = None,
 ) -> bool:
     """Move every ref in ``updates`` from its expected value to its new one, or none.
 
+    Refs in ``verify`` must still be at the given value too but are not changed.
     Returns False (nothing changed) when any ref no longer points where the caller's
     decision saw it, or when a plain git process holds its lock right now.
     """
+    expected_at = {ref: expected for ref, (expected, _new) in updates.items()}
+    for ref, expected in (verify or {}).items():
+        expected_at.setdefault(ref, expected)
     with holding_cas_lock(repo):
-        for ref in updates:
+        for ref in expected_at:
             recover_stale_ref_lock(repo, ref)
         try:
             with repo.transaction() as txn:
-                for ref in sorted(updates):
+                for ref in sorted(expected_at):
                     txn.lock_ref(ref)
-                for ref, (expected, _new) in updates.items():
+                for ref, expected in expected_at.items():
                     if resolve(repo, ref) != expected:
                         raise _Moved(ref)
                 for ref, (_expected, new) in updates.items():
@@ -268,11 +289,18 @@ class _Moved(Exception):
 
 
 def clean_temp_files(repo: pygit2.Repository, *, older_than: float = 60.0) -> int:
-    """Delete libgit2's leftover temporary object/pack files; returns how many."""
+    """Delete libgit2's leftover temporary object/pack files; returns how many.
+
+    libgit2 writes a loose object to ``objects/tmp_object_git2_*`` and links it into
+    place, and packs to ``objects/pack/``; a writer killed in between leaves the temp
+    file. Only those two directories are scanned (never the 256 fan-out directories),
+    so this is cheap enough to run whenever a repository is opened. ``older_than``
+    spares files a live writer may still be writing.
+    """
     objects = Path(repo.path) / "objects"
     removed = 0
     now = time.time()
-    for directory in [objects, objects / "pack", *objects.glob("[0-9a-f][0-9a-f]")]:
+    for directory in (objects, objects / "pack"):
         if not directory.is_dir():
             continue
         for entry in directory.iterdir():
@@ -307,3 +335,263 @@ def parse_trailers(message: str) -> dict[str, str]:
         if sep and key and " " not in key:
             out[key] = value
     return out
+
+
+def tree_changes(repo: pygit2.Repository, old: pygit2.Tree | None, new: pygit2.Tree | None,
+                 prefix: str = "") -> list[tuple[str, Oid | None, Oid | None]]:
+    """Blob paths that differ between two trees, as (path, old blob, new blob), by libgit2.
+
+    A side is None where the path is absent. libgit2 skips subtrees whose ids match,
+    so the cost follows the size of the change, not of the trees.
+    """
+    if old is None and new is None:
+        return []
+    try:
+        if old is None:
+            assert new is not None
+            diff = new.diff_to_tree(swap=True)
+        elif new is None:
+            diff = old.diff_to_tree()
+        else:
+            diff = old.diff_to_tree(new)
+    except pygit2.GitError as exc:
+        raise StoreError(f"cannot diff trees: {exc}", code="diff_failed") from exc
+    out: list[tuple[str, Oid | None, Oid | None]] = []
+    for delta in diff.deltas:
+        before = None if delta.status == pygit2.GIT_DELTA_ADDED else delta.old_file.id
+        after = None if delta.status == pygit2.GIT_DELTA_DELETED else delta.new_file.id
+        path = delta.new_file.path if after is not None else delta.old_file.path
+        out.append((prefix + path, before, after))
+    return out
+
+
+# -- additions for hooks and reviews (issue 5) ------------------------------------------
+
+
+def add_object_dir(repo: pygit2.Repository, path: str | os.PathLike[str]) -> None:
+    """Let ``repo`` read objects from another object directory too.
+
+    A pre-receive hook runs while the pushed objects sit in git's quarantine directory
+    (``GIT_QUARANTINE_PATH``); libgit2 does not read git's environment, so the hook
+    adds that directory as an alternate to see the commits it must judge.
+    """
+    try:
+        repo.odb.add_disk_alternate(str(path))
+    except pygit2.GitError as exc:
+        raise StoreError(f"cannot read objects in {path}: {exc}", code="object_dir") from exc
+
+
+@dataclass(frozen=True)
+class Change:
+    """One path that differs between two trees (None: absent on that side)."""
+
+    path: str
+    old: Oid | None
+    new: Oid | None
+    new_mode: int | None
+
+
+def changed_entries(repo: pygit2.Repository, old: pygit2.Tree | None, new: pygit2.Tree | None,
+                    prefix: str = "") -> Iterator[Change]:
+    """Every non-tree path whose object or mode differs; equal subtrees are skipped by id.
+
+    Entries that are neither blobs nor trees (symlinks, submodules) are reported with
+    their mode so a caller can refuse them.
+    """
+    old_entries = {e.name: e for e in old} if old is not None else {}
+    new_entries = {e.name: e for e in new} if new is not None else {}
+    for name in sorted(old_entries.keys() | new_entries.keys()):
+        a, b = old_entries.get(name), new_entries.get(name)
+        if a is not None and b is not None and a.id == b.id and a.filemode == b.filemode:
+            continue
+        path = f"{prefix}{name}"
+        a_tree = a is not None and a.type == pygit2.GIT_OBJECT_TREE
+        b_tree = b is not None and b.type == pygit2.GIT_OBJECT_TREE
+        if a_tree or b_tree:
+            sub_a = repo.get(a.id) if a_tree and a is not None else None
+            sub_b = repo.get(b.id) if b_tree and b is not None else None
+            yield from changed_entries(repo, sub_a, sub_b, path + "/")  # type: ignore[arg-type]
+            if a is not None and not a_tree:
+                yield Change(path, a.id, None, None)
+            if b is not None and not b_tree:
+                yield Change(path, None, b.id, b.filemode)
+            continue
+        yield Change(path, a.id if a is not None else None, b.id if b is not None else None,
+                     b.filemode if b is not None else None)
+
+
+# -- tags, revisions and tree diffs (snapshots, rollback, audit) -------------------
+
+TAGS_PREFIX = "refs/tags/"
+
+
+@dataclass(frozen=True)
+class TagInfo:
+    """One tag: its short name, the commit it names, and its message (annotated tags)."""
+
+    name: str
+    target: Oid
+    tag: Oid | None
+    message: str
+
+
+def _tag_info(repo: pygit2.Repository, ref: pygit2.Reference) -> TagInfo | None:
+    obj = repo.get(ref.target)  # type: ignore[arg-type]
+    name = ref.name[len(TAGS_PREFIX):]
+    if isinstance(obj, pygit2.Tag):
+        try:
+            commit = obj.peel(pygit2.Commit)
+        except (pygit2.GitError, ValueError, KeyError):
+            return None
+        return TagInfo(name, commit.id, obj.id, obj.message)
+    if isinstance(obj, pygit2.Commit):
+        return TagInfo(name, obj.id, None, "")
+    return None
+
+
+def create_annotated_tag(repo: pygit2.Repository, name: str, target: Oid, *, message: str,
+                         tagger: Author, when: int | None = None) -> tuple[TagInfo, bool]:
+    """Create ``refs/tags/<name>`` (annotated) on ``target`` unless it exists already.
+
+    Returns the tag and whether this call created it. A tag that exists is left as it
+    is (tags are never moved), which makes repeated calls idempotent; the check and
+    the creation happen under the CAS lock so two memrepo processes cannot race.
+    """
+    ref_name = TAGS_PREFIX + name
+    stamp = int(time.time()) if when is None else when
+    sig = pygit2.Signature(tagger.name, tagger.email, stamp, 0)
+    with holding_cas_lock(repo):
+        existing = repo.references.get(ref_name)
+        if existing is None:
+            try:
+                repo.create_tag(name, target, pygit2.GIT_OBJECT_COMMIT, sig, message)
+            except (pygit2.GitError, ValueError) as exc:
+                raise StoreError(f"cannot create tag {name}: {exc}", code="tag_failed") from exc
+            created = True
+        else:
+            created = False
+        reference = repo.references.get(ref_name)
+    info = _tag_info(repo, reference) if reference is not None else None
+    if info is None:
+        raise StoreError(f"tag {name} does not name a commit", code="tag_failed")
+    return info, created
+
+
+def list_tags(repo: pygit2.Repository, prefix: str = "") -> list[TagInfo]:
+    """Tags whose name starts with ``prefix``, sorted by name."""
+    out = []
+    for ref in repo.references.iterator():
+        if not ref.name.startswith(TAGS_PREFIX + prefix):
+            continue
+        info = _tag_info(repo, ref)
+        if info is not None:
+            out.append(info)
+    return sorted(out, key=lambda t: t.name)
+
+
+def delete_tag(repo: pygit2.Repository, name: str) -> bool:
+    """Delete the ref ``refs/tags/<name>`` (never any commit); False if it was not there."""
+    ref_name = TAGS_PREFIX + name
+    with holding_cas_lock(repo):
+        if repo.references.get(ref_name) is None:
+            return False
+        try:
+            repo.references.delete(ref_name)
+        except (pygit2.GitError, KeyError) as exc:
+            raise StoreError(f"cannot delete tag {name}: {exc}", code="tag_failed") from exc
+    return True
+
+
+def resolve_commit(repo: pygit2.Repository, spec: str) -> Oid | None:
+    """The commit a revision names (tag, full or abbreviated id, ``X^``), or None."""
+    try:
+        obj = repo.revparse_single(spec)
+        commit = obj.peel(pygit2.Commit)
+    except (pygit2.GitError, KeyError, ValueError, TypeError):
+        return None
+    return commit.id
+
+
+def get_commit(repo: pygit2.Repository, oid: Oid) -> pygit2.Commit:
+    commit = repo.get(oid)
+    if not isinstance(commit, pygit2.Commit):
+        raise StoreError(f"{oid} is not a commit", code="object_missing")
+    return commit
+
+
+def is_ancestor(repo: pygit2.Repository, ancestor: Oid, descendant: Oid) -> bool:
+    """True when ``ancestor`` is ``descendant`` or reachable from it."""
+    return ancestor == descendant or bool(repo.descendant_of(descendant, ancestor))
+
+
+def diff_blobs(repo: pygit2.Repository, old: pygit2.Tree | None, new: pygit2.Tree | None,
+               prefix: str = "") -> Iterator[tuple[str, Oid | None, Oid | None]]:
+    """Blob paths that differ between two trees: (path, old blob or None, new blob or None).
+
+    Equal subtrees are skipped by id, so the cost follows the size of the change.
+    """
+    old_entries = {e.name: e for e in old} if old is not None else {}
+    new_entries = {e.name: e for e in new} if new is not None else {}
+    for name in sorted(old_entries.keys() | new_entries.keys()):
+        a, b = old_entries.get(name), new_entries.get(name)
+        if a is not None and b is not None and a.id == b.id:
+            continue
+        path = f"{prefix}{name}"
+        a_tree = a is not None and a.type == pygit2.GIT_OBJECT_TREE
+        b_tree = b is not None and b.type == pygit2.GIT_OBJECT_TREE
+        if a_tree or b_tree:
+            sub_a = repo.get(a.id) if a_tree and a is not None else None
+            sub_b = repo.get(b.id) if b_tree and b is not None else None
+            yield from diff_blobs(repo, sub_a, sub_b, path + "/")  # type: ignore[arg-type]
+        a_blob = a.id if a is not None and a.type == pygit2.GIT_OBJECT_BLOB else None
+        b_blob = b.id if b is not None and b.type == pygit2.GIT_OBJECT_BLOB else None
+        if a_blob is not None or b_blob is not None:
+            yield path, a_blob, b_blob
+
+
+def trailer_lines(message: str) -> list[tuple[str, str]]:
+    """Every trailer of a commit message in order, repeated keys kept (``Memory-Id``)."""
+    paragraphs = message.rstrip("\n").split("\n\n")
+    out = []
+    for line in paragraphs[-1].splitlines():
+        key, sep, value = line.partition(": ")
+        if sep and key and " " not in key:
+            out.append((key, value))
+    return out
+
+
+Tree = pygit2.Tree
+Commit = pygit2.Commit
+Repository = pygit2.Repository
+
+
+def subtree(tree: pygit2.Tree | None, path: str) -> pygit2.Tree | None:
+    """The tree at ``path`` in ``tree``, or None when it is absent or not a tree."""
+    obj = lookup(tree, path)
+    return obj if isinstance(obj, pygit2.Tree) else None
+
+
+def to_oid(text: str) -> Oid | None:
+    """A full hex object id, or None when ``text`` is not one."""
+    try:
+        return pygit2.Oid(hex=text)
+    except (ValueError, TypeError):
+        return None
+
+
+def commit_of(repo: pygit2.Repository, spec: str | Oid) -> pygit2.Commit | None:
+    """The commit a revision names (id, prefix, ref), peeling tags; None if there is none."""
+    try:
+        obj = repo.get(spec) if isinstance(spec, Oid) else repo.revparse_single(spec)
+        if isinstance(obj, pygit2.Tag):
+            obj = obj.peel(pygit2.Commit)
+    except (KeyError, ValueError, pygit2.GitError):
+        return None
+    return obj if isinstance(obj, pygit2.Commit) else None
+
+
+def is_descendant(repo: pygit2.Repository, commit: Oid, ancestor: Oid) -> bool:
+    try:
+        return bool(repo.descendant_of(commit, ancestor))
+    except pygit2.GitError:
+        return False

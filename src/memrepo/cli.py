@@ -496,9 +496,9 @@ def main() -> int:
 
 
 def _register_areas() -> None:
-    from . import cli_lifecycle, cli_maintenance, cli_projections
+    from . import cli_lifecycle, cli_maintenance, cli_projections, cli_review
 
-    for area in (cli_lifecycle, cli_projections, cli_maintenance):
+    for area in (cli_lifecycle, cli_projections, cli_review, cli_maintenance):
         area.register(cli)
 
 

@@ -132,9 +132,9 @@ def assess(tenant: TenantRepo, state: State, proposal: MemoryProposal, now: date
             author_id=p.subject_id,
         )
     current = tenant.fact_at(path, state)
-    competing = tuple(
+    competing = tuple(  # a renewal candidate (lifecycle.expire) competes with nothing
         r["proposal"]["value"] for r in tenant.pending_for(mid, state)
-        if r["proposalId"] != p.id
+        if r["proposalId"] != p.id and "candidate" not in r
     )
     gi = GateInput(proposal=p, now=now, verification=verification, analysis=found,
                    secret_reasons=tuple(dict.fromkeys(secret_reasons)), current=current,

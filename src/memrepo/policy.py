@@ -30,7 +30,7 @@ import zoneinfo
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import date, datetime
-from functools import cache
+from functools import cache, cached_property
 from importlib import resources
 from typing import Any, Literal
 
@@ -81,8 +81,9 @@ class Policy(_PolicyModel):
     max_versions: int = Field(default=20, ge=1)
     keys: dict[str, dict[str, KeySpec]]
 
-    @property
+    @cached_property
     def version(self) -> str:
+        # Cached: the model is frozen, and hashing the whole registry costs ~3 ms.
         return canonical.sha256_hex(canonical.jcs(self.to_json()))[:16]
 
     def to_json(self) -> dict[str, Any]:

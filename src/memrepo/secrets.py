@@ -32,6 +32,8 @@ Why it is built this way:
 
 from __future__ import annotations
 
+import base64
+import binascii
 import math
 import re
 import warnings
@@ -124,8 +126,11 @@ class SecretFinding:
 
 # Full-width forms of printable ASCII (U+FF01..U+FF5E) and the ideographic space
 # fold to ASCII one-for-one, so patterns written for ASCII work on "密码：abc" and the
-# offsets into the folded text are offsets into the original.
+# offsets into the folded text are offsets into the original. Chinese sentence
+# punctuation (，；！？（）) is left alone: it ends a value rather than belonging to it.
 _FOLD = {0xFF01 + i: 0x21 + i for i in range(0x5E)}
+for _keep in "，；！？（）":
+    del _FOLD[ord(_keep)]
 _FOLD[0x3000] = 0x20
 
 
@@ -141,6 +146,11 @@ def _has_alpha(s: str) -> bool:
     return any(c.isalpha() for c in s)
 
 
+# Symbols that passwords carry and prose does not ("-", "'", "/", "." and "_" appear
+# in hyphenated words, paths and identifiers).
+_SECRET_SYMBOLS = frozenset("!@#$%^&*+=?~|\\<>;{}[]")
+
+
 def _looks_secret(value: str) -> bool:
     """A value that is not a plain word: it has a digit, a symbol or inner capitals.
 
@@ -149,7 +159,7 @@ def _looks_secret(value: str) -> bool:
     """
     if _has_digit(value):
         return True
-    if any(not c.isalnum() for c in value):
+    if any(c in _SECRET_SYMBOLS for c in value):
         return True
     return any(c.isupper() for c in value[1:])
 
@@ -190,6 +200,7 @@ _WHOLE_MATCH = (GitHubTokenDetector, GitLabTokenDetector)
 _BASE64_PLUGIN = Base64HighEntropyString()
 _HEX_PLUGIN = HexHighEntropyString()
 _JWT_VALID = JwtTokenDetector.is_formally_valid
+_JWT_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_.+/=")
 
 _PEM_BEGIN = re.compile(r"-----BEGIN[A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----")
 _PEM_END = re.compile(r"-----END[A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----")
@@ -233,8 +244,12 @@ def _scan_detect_secrets(text: str) -> Iterator[SecretFinding]:
                         space = re.search(r"\s", text[start:end])
                         if space:
                             end = start + space.start()
-                    if isinstance(plugin, JwtTokenDetector) and not _JWT_VALID(text[start:end]):
-                        continue
+                    if isinstance(plugin, JwtTokenDetector):
+                        # The plugin's pattern stops lazily before the signature.
+                        while end < len(text) and text[end] in _JWT_CHARS:
+                            end += 1
+                        if not _JWT_VALID(text[start:end].rstrip(".")):
+                            continue
                 if end > start:
                     yield SecretFinding(kind, start, end, name)
     # Assignments in code or config: password = "…", api_key: '…'. The plugin only
@@ -243,7 +258,13 @@ def _scan_detect_secrets(text: str) -> Iterator[SecretFinding]:
         for m in regex.finditer(text):
             start, end = _trim(text, *m.span(group))
             value = text[start:end]
-            if end <= start or is_templated_secret(value) or is_prefixed_with_dollar_sign(value):
+            if (
+                end <= start
+                or is_templated_secret(value)
+                or is_prefixed_with_dollar_sign(value)
+                or _PLACEHOLDER.match(value)
+                or value.lower() in _STOPWORDS
+            ):
                 continue
             label = m.group(0).lower()
             kind = "password" if ("pass" in label or "pwd" in label) else "token"
@@ -304,7 +325,9 @@ def _scan_prefixes(text: str) -> Iterator[SecretFinding]:
 # Basic-auth URLs are detect-secrets' job (BasicAuthDetector reports the password);
 # this reports the whole credential part when the password itself contains reserved
 # characters ("p@ss") that the plugin's pattern stops at.
-_URL_CRED = re.compile(r"\b[a-zA-Z][a-zA-Z0-9+.\-]*://([^\s:/@]+):([^\s/]+)@[\w.\-]+")
+_URL_CRED = re.compile(
+    r"(?<![A-Za-z0-9+.\-])[a-zA-Z][a-zA-Z0-9+.\-]*://([^\s:/@]+):([^\s/]+)@[\w.\-]+"
+)
 
 
 def _scan_connection_strings(text: str) -> Iterator[SecretFinding]:
@@ -316,7 +339,12 @@ def _scan_connection_strings(text: str) -> Iterator[SecretFinding]:
 
 # ---------------------------------------------------------------- payment cards
 
-_CARD_RE = re.compile(r"(?<![\d+\-./,:])\d(?:[ \-]?\d){11,22}(?![\d\-./,:]\d)")
+# IBAN shape (ISO 13616): country, check digits, up to 30 alphanumerics.
+_IBAN_RE = re.compile(r"(?<![A-Za-z0-9])[A-Z]{2}\d{2}(?: ?[A-Z0-9]){11,30}(?![A-Za-z0-9])")
+_CARD_RE = re.compile(r"(?<![A-Za-z0-9_+\-./,:])\d(?:[ \-]?\d){11,22}(?![0-9])")
+# How cards are printed: 4-4-4-4 (most), 4-4-4-4-3 (19 digits), 4-6-5 (Amex),
+# 4-6-4 (Diners). Other groupings are phone numbers, IBAN tails or order numbers.
+_CARD_GROUPINGS = frozenset({(4, 4, 4, 4), (4, 4, 4, 4, 3), (4, 6, 5), (4, 6, 4)})
 
 
 def _card_prefix_plausible(digits: str) -> bool:
@@ -327,31 +355,38 @@ def _card_prefix_plausible(digits: str) -> bool:
     return 2221 <= int(digits[:4]) <= 2720
 
 
+def _is_card(digits: str) -> bool:
+    return (
+        13 <= len(digits) <= 19
+        and len(set(digits)) > 1
+        and _card_prefix_plausible(digits)
+        and _luhn.is_valid(digits)
+    )
+
+
 def _scan_cards(text: str) -> Iterator[SecretFinding]:
+    # An IBAN-shaped run is never a card, valid checksum or not.
+    ibans = [m.span() for m in _IBAN_RE.finditer(text)]
     for m in _CARD_RE.finditer(text):
+        if any(s < m.end() and m.start() < e for s, e in ibans):
+            continue
         raw = m.group(0)
-        # Groups split on a separator; a card may be a run of whole groups.
-        groups = [(g.start(), g.end()) for g in re.finditer(r"\d+", raw)]
-        best: tuple[int, int] | None = None
+        groups = [g.span() for g in re.finditer(r"\d+", raw)]
+        if len(groups) == 1 or len(set(re.findall(r"\D", raw))) > 1:
+            # Unseparated, or mixed separators: only the whole run can be a card.
+            if len(groups) == 1 and _is_card(raw):
+                yield SecretFinding("card_number", m.start(), m.end(), "stdnum:luhn")
+            continue
         for i in range(len(groups)):
-            for j in range(len(groups) - 1, i - 1, -1):
+            for j in range(len(groups) - 1, i, -1):
+                sizes = tuple(e - s for s, e in groups[i : j + 1])
                 s, e = groups[i][0], groups[j][1]
-                digits = re.sub(r"\D", "", raw[s:e])
-                if not 13 <= len(digits) <= 19 or len(set(digits)) == 1:
-                    continue
-                if _card_prefix_plausible(digits) and _luhn.is_valid(digits):
-                    if best is None or e - s > best[1] - best[0]:
-                        best = (s, e)
+                if sizes in _CARD_GROUPINGS and _is_card(re.sub(r"\D", "", raw[s:e])):
+                    yield SecretFinding("card_number", m.start() + s, m.start() + e, "stdnum:luhn")
                     break
-        if best is not None:
-            yield SecretFinding(
-                "card_number", m.start() + best[0], m.start() + best[1], "stdnum:luhn"
-            )
 
 
 # ------------------------------------------------------------------------ IBANs
-
-_IBAN_RE = re.compile(r"(?<![A-Za-z0-9])[A-Z]{2}\d{2}(?: ?[A-Z0-9]){11,30}(?![A-Za-z0-9])")
 
 
 def _scan_ibans(text: str) -> Iterator[SecretFinding]:
@@ -399,7 +434,7 @@ _NATIONAL_IDS: tuple[tuple[str, re.Pattern[str], Callable[[str], bool]], ...] = 
 )
 
 _SSN_CUE = re.compile(
-    r"(?i)\b(?:ssn|social\s+security(?:\s+(?:number|no\.?|#))?)\s*(?:is|:|#|=)?\s*"
+    r"(?i)(?<![A-Za-z0-9])(?:ssn|social\s+security(?:\s+(?:number|no\.?|#))?)\s*(?:is|:|#|=)?\s*"
     r"(?P<v>(?<!\d)\d{9}(?!\d))"
 )
 
@@ -442,12 +477,16 @@ _ZH_CUES = (
     (_CVV, r"安全码"),
     (_PIN, r"PIN码|pin码"),
     (_PASSWORD, r"支付密码|登录密码|登陆密码|开机密码|密码|口令"),
-    (_TOKEN, r"私钥|密钥|秘钥|令牌|访问令牌|API\s*[Kk]ey|api\s*key"),
+    (_TOKEN, r"私钥|密钥|秘钥|访问令牌|令牌"),
 )
+# Chinese first, so "PIN码" is one cue rather than the English "PIN" plus "码".
 _CUE_RE = re.compile(
     "|".join(
-        [rf"(?<![A-Za-z0-9])(?P<en{i}>{pat})(?![A-Za-z0-9])" for i, (_, pat) in enumerate(_EN_CUES)]
-        + [rf"(?P<zh{i}>{pat})" for i, (_, pat) in enumerate(_ZH_CUES)]
+        [rf"(?P<zh{i}>{pat})" for i, (_, pat) in enumerate(_ZH_CUES)]
+        + [
+            rf"(?<![A-Za-z0-9])(?P<en{i}>{pat})(?![A-Za-z0-9])"
+            for i, (_, pat) in enumerate(_EN_CUES)
+        ]
     ),
     re.IGNORECASE,
 )
@@ -455,7 +494,7 @@ _CUE_RE = re.compile(
 # Connectors, tried in order right after a cue. "strong" ones state that a value
 # follows; "weak" (mere adjacency) demands a value that looks like a secret.
 _STRONG_CONNECTORS = (
-    re.compile(r"[ \t]*(?:=>|->|:=|[:=])[ \t]*"),
+    re.compile(r"[ \t]*(?:=>|->|:=|[:=])(?!//)[ \t]*"),
     re.compile(
         r"[ \t]*(?:也是|还是|就是|都是|一直是|是|为|為|即|设为|设置为|设置成|设成|改成|改为|改為"
         r"|换成|换为|变成|变为)[ \t]*:?[ \t]*"
@@ -469,7 +508,7 @@ _STRONG_CONNECTORS = (
 # "password for the staging db is X": a short qualifier, then a strong connector.
 _QUALIFIER = re.compile(
     r"(?i)[ \t]+(?:for|of|on|to|at)[ \t]+(?:(?:the|my|our|your|this|that)[ \t]+)?"
-    r"[\w.@\-]+(?:[ \t]+[\w.@\-]+){0,2}?(?=[ \t]*(?:[:=]|(?:is|was|are)[ \t]))"
+    r"[\w.@\-]+(?:[ \t]+[\w.@\-]+){0,2}?(?=[ \t]*(?:[:=](?!//)|(?:is|was|are)[ \t]))"
 )
 _TO_CONNECTOR = re.compile(r"(?i)[ \t]+(?:(?:set|changed|reset|updated)[ \t]+)?to[ \t]+")
 # English needs a space ("pw hunter2"); Chinese often writes none ("密码abc123").
@@ -493,12 +532,18 @@ _STOPWORDS = frozenset(
     okay good bad new old unknown below above here there now again being been only just
     sensitive private public confidential yes managed handled generated random unique
     protected shared working broken locked disabled enabled active inactive available
-    unavailable case required. optional mandatory needed. same. there. here. attached
-    included enclosed inside somewhere elsewhere written. pending sent coming on. at.
-    redacted null nil n/a na tbd todo unset undefined placeholder example sample dummy
-    fake test testing different. too. likely probably definitely really actually currently
-    over under less more least most enough about around approximately exactly
+    unavailable case optional mandatory attached included enclosed inside somewhere
+    elsewhere pending sent coming redacted null nil n/a na tbd todo unset undefined
+    placeholder example sample dummy fake test testing str bool int bytes string true false
+    likely probably definitely really actually currently over under less more least most
+    enough around approximately exactly
     """.split()
+)
+# Dates, times, versions and years: what follows "password" when nothing secret does
+# ("password 2026 policy", "token v2.1").
+_BENIGN_VALUE = re.compile(
+    r"^(?:\d{4}-\d{2}-\d{2}(?:T[\d:.]+Z?)?|\d{1,2}:\d{2}(?::\d{2})?"
+    r"|v?\d+(?:\.\d+){1,3}(?:-[\w.]+)?|(?:19|20)\d{2})$"
 )
 _MIN_LEN = {_PASSWORD: 4, _PIN: 4, _CODE: 4, _CVV: 3, _TOKEN: 6}
 
@@ -523,12 +568,16 @@ def _extract_value(text: str, pos: int, connector: str) -> tuple[int, int] | Non
     return (start, end) if end > start else None
 
 
+# Code, not a value: "token = next(it)", "password = self.config.password".
+_CODE_REFERENCE = re.compile(r"^[A-Za-z_][\w.]*[\[(]|^[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+$")
+
+
 def _value_ok(value: str, family: str, strength: str) -> bool:
     """Is ``value`` plausibly the secret the cue announced?
 
     ``strength`` is "strong" (": ", "=", "is", "是"), "to" or "weak" (adjacency).
     """
-    if len(value) < _MIN_LEN[family]:
+    if len(value) < _MIN_LEN[family] or _CODE_REFERENCE.match(value):
         return False
     low = value.lower()
     if low in _STOPWORDS or _PLACEHOLDER.match(value) or is_templated_secret(value):
@@ -544,11 +593,14 @@ def _value_ok(value: str, family: str, strength: str) -> bool:
     if family == _TOKEN:
         if value.isdigit():
             return len(value) >= 10  # "max tokens: 4096" is a budget, not a token
-        return _looks_secret(value) or len(value) >= 20
+        if strength != "strong" and _BENIGN_VALUE.match(value):
+            return False
+        # Issued tokens and keys carry digits; a long mixed-case run may not.
+        return _has_digit(value) or (len(value) >= 12 and _looks_secret(value))
     # password
     if strength == "strong":
         return True
-    return _looks_secret(value)
+    return _looks_secret(value) and not _BENIGN_VALUE.match(value)
 
 
 def _scan_words(text: str) -> Iterator[SecretFinding]:
@@ -578,38 +630,95 @@ def _scan_words(text: str) -> Iterator[SecretFinding]:
             if span is None:
                 continue
             value = text[span[0] : span[1]]
-            if _value_ok(value, family, "strong" if strength == "strong" else strength):
+            if _value_ok(value, family, strength):
                 kind = "password" if family in (_PASSWORD, _PIN, _CODE, _CVV) else "token"
                 yield SecretFinding(kind, span[0], span[1], f"words:{lang}")
                 break
 
 
+# Shell and dotenv assignments ("export OPENAI_API_KEY=…", "DB_PASSWORD: …"): the
+# upper-case name ends in a secret word. Upper case only, so "primary key" prose and
+# lower-case code identifiers stay with the cue and keyword detectors.
+_ENV_ASSIGN = re.compile(
+    r"(?<![A-Za-z0-9_])(?:(?:[A-Z][A-Z0-9]*_)*"
+    r"(?P<word>(?:API|SECRET|ACCESS|PRIVATE|AUTH|CLIENT|SIGNING|ENCRYPTION)_KEY|TOKEN|SECRET"
+    r"|PASSWORD|PASSWD|PWD|PASS|PASSPHRASE|CREDENTIALS?)|(?P<bare>KEY))"
+    r"[ \t]*[=:](?!//)[ \t]*"
+)
+
+
+def _scan_env_assignments(text: str) -> Iterator[SecretFinding]:
+    for m in _ENV_ASSIGN.finditer(text):
+        span = _extract_value(text, m.end(), "=")
+        if span is None:
+            continue
+        value = text[span[0] : span[1]]
+        word = m.group("word") or m.group("bare")
+        family = _PASSWORD if word.startswith("PASS") or word == "PWD" else _TOKEN
+        if is_prefixed_with_dollar_sign(value) or not _value_ok(value, family, "strong"):
+            continue
+        kind = "password" if family == _PASSWORD else "token"
+        yield SecretFinding(kind, span[0], span[1], "words:env")
+
+
 # ------------------------------------------------------------ high-entropy tokens
 
-_B64_RUN = re.compile(r"(?<![A-Za-z0-9+/=_\-])[A-Za-z0-9+/=_\-]{20,}(?![A-Za-z0-9+/=_\-])")
-_URLISH = re.compile(r"(?i)\b[a-z][a-z0-9+.\-]*://\S+|\bwww\.\S+|[\w.+\-]+@[\w\-]+\.[\w.\-]+")
+# "=" is left out of the run on purpose: it is padding at the end of base64 and an
+# assignment everywhere else ("KEY=…"), so it splits runs rather than joining them.
+_B64_RUN = re.compile(r"(?<![A-Za-z0-9+/_\-])[A-Za-z0-9+/_\-]{20,}(?![A-Za-z0-9+/_\-])")
+_URLISH = re.compile(
+    r"(?i)(?<![a-z0-9+.\-])[a-z][a-z0-9+.\-]*://[!-~]+|(?<![a-z0-9.])www\.[!-~]+"
+    r"|[a-z0-9.+\-_]+@[a-z0-9\-]+\.[a-z0-9.\-]+"
+    # SSH public keys are long base64 but public by design.
+    r"|(?:ssh-(?:rsa|dss|ed25519)|ecdsa-sha2-nistp\d+|sk-ssh-ed25519@openssh\.com)"
+    r"[ \t]+AAAA[A-Za-z0-9+/=]+"
+)
 _HEX_LABEL = re.compile(
     r"(?i)(?:key|token|secret|password|passwd|credential|密钥|秘钥|令牌|密码)\W{0,3}(?:\w+\W+){0,2}$"
 )
 _HEX_CHARS = frozenset("0123456789abcdefABCDEF-")
+_CHUNK_SEPARATORS = re.compile(r"[/_\-+]")
 
 
-def _class(c: str) -> int:
-    return 0 if c.islower() else 1 if c.isupper() else 2 if c.isdigit() else 3
+def _class_changes(chunk: str) -> float:
+    """Share of neighbouring characters that switch lower/upper/digit class.
+
+    Upper-to-lower is not counted: it is how a capitalised word starts. Random
+    base62 switches at about 0.45 on this measure; camelCase identifiers
+    ("getUserProfileById2024Handler") stay near 0.2.
+    """
+    changes = 0
+    for a, b in zip(chunk, chunk[1:], strict=False):
+        if a.isupper() and b.islower():
+            continue
+        if (a.islower(), a.isupper(), a.isdigit()) != (b.islower(), b.isupper(), b.isdigit()):
+            changes += 1
+    return changes / max(1, len(chunk) - 1)
 
 
 def _random_looking(token: str) -> bool:
-    """Letters and digits interleave as in random output, not as in identifiers.
+    """Looks like generated output, not a name built from words.
 
-    In random base62 about 60% of neighbouring characters change class
-    (lower/upper/digit); in "feature-cart-2026-redesign" or "getUserProfileById"
-    far fewer do.
+    Branch names, pod names and package names are made of short parts joined by
+    "-", "/" or "_"; generated secrets have long unbroken random stretches (a
+    separator occurs about once in 16 characters of base64). So the longest part
+    must be at least 12 characters and interleave classes like random text.
     """
-    alnum = [c for c in token if c.isalnum()]
-    if len(alnum) < 16:
+    longest = max(_CHUNK_SEPARATORS.split(token), key=len)
+    if len(longest) < 12:
         return False
-    changes = sum(_class(a) != _class(b) for a, b in zip(alnum, alnum[1:], strict=False))
-    return changes / (len(alnum) - 1) >= 0.3
+    return _class_changes(longest) >= 0.3
+
+
+def _is_encoded_prose(token: str) -> bool:
+    """Base64 of an ordinary sentence ("VGhpcyBpcyB0aGUgd2F5" is "This is the way")."""
+    padded = token + "=" * (-len(token) % 4)
+    try:
+        decoded = base64.b64decode(padded, altchars=b"-_" if "-" in token or "_" in token else None)
+        plain = decoded.decode("utf-8")
+    except (binascii.Error, UnicodeDecodeError, ValueError):
+        return False
+    return " " in plain and plain.isprintable()
 
 
 def _scan_entropy(text: str) -> Iterator[SecretFinding]:
@@ -618,9 +727,8 @@ def _scan_entropy(text: str) -> Iterator[SecretFinding]:
         masked[m.start() : m.end()] = " " * (m.end() - m.start())
     scan = "".join(masked)
     for m in _B64_RUN.finditer(scan):
-        token = m.group(0).strip("=")
-        start = m.start()
-        if len(token) < 20 or not (_has_digit(token) and _has_alpha(token)):
+        token, start = m.group(0), m.start()
+        if not (_has_digit(token) and _has_alpha(token)):
             continue
         if is_sequential_string(token) or is_potential_uuid(token):
             continue
@@ -630,7 +738,7 @@ def _scan_entropy(text: str) -> Iterator[SecretFinding]:
             label = _HEX_LABEL.search(text[max(0, start - 40) : start])
             if label and _HEX_PLUGIN.calculate_shannon_entropy(token) > _HEX_PLUGIN.entropy_limit:
                 yield SecretFinding(
-                    "high_entropy", start, start + len(token), "detect_secrets:HexHighEntropyString"
+                    "high_entropy", start, m.end(), "detect_secrets:HexHighEntropyString"
                 )
             continue
         # detect-secrets' limit (4.5 bits) is unreachable below ~23 characters, so
@@ -638,10 +746,10 @@ def _scan_entropy(text: str) -> Iterator[SecretFinding]:
         limit = min(_BASE64_PLUGIN.entropy_limit, math.log2(len(token)) - 0.8)
         if _BASE64_PLUGIN.calculate_shannon_entropy(token) <= limit:
             continue
-        if not _random_looking(token):
+        if not _random_looking(token) or _is_encoded_prose(token):
             continue
         yield SecretFinding(
-            "high_entropy", start, start + len(token), "detect_secrets:Base64HighEntropyString"
+            "high_entropy", start, m.end(), "detect_secrets:Base64HighEntropyString"
         )
 
 
@@ -657,6 +765,7 @@ _SCANNERS: tuple[Callable[[str], Iterable[SecretFinding]], ...] = (
     _scan_national_ids,
     _scan_cards,
     _scan_words,
+    _scan_env_assignments,
     _scan_entropy,
 )
 
@@ -682,13 +791,7 @@ def find_secrets(text: str) -> list[SecretFinding]:
             ):
                 continue
             kept.append(finding)
-    # A later, wider finding may contain an earlier narrow one (a cue value around
-    # a prefix hit); keep the narrow specific one and the wide one both, but never
-    # the same span twice.
-    unique: dict[tuple[int, int], SecretFinding] = {}
-    for finding in kept:
-        unique.setdefault((finding.start, finding.end), finding)
-    return sorted(unique.values(), key=lambda f: (f.start, f.end, f.kind))
+    return sorted(kept, key=lambda f: (f.start, f.end, f.kind))
 
 
 # Keys under which any non-empty scalar is a secret, normalised (lower case, no

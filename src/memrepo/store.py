@@ -120,6 +120,8 @@ class TenantRepo:
         self.path = path
         self.tenant_id = tenant_id
         self.repo = _git.open_repo(path)
+        # Temp files of writers killed mid-write; only objects/ and objects/pack are scanned.
+        _git.clean_temp_files(self.repo)
 
     @classmethod
     def create(cls, path: Path, tenant_id: str, *, policy: Policy | None = None) -> TenantRepo:
@@ -132,6 +134,9 @@ class TenantRepo:
         config["core.logAllRefUpdates"] = "always"
         config["receive.denyNonFastForwards"] = "true"
         config["receive.denyDeletes"] = "true"
+        from .hooks import install as install_hooks  # hooks imports this module
+
+        install_hooks(path)
         tenant = cls(path, tenant_id)
         tenant._initial_commit(policy or default_policy())
         return tenant
@@ -264,7 +269,9 @@ class TenantRepo:
         """Write ``main`` and/or ``audit`` changes as one commit each, published together.
 
         Returns the new (main, audit) commit ids, or None when either ref moved since
-        ``state`` was read (nothing is published then; the objects become garbage).
+        ``state`` was read (nothing is published then; the objects become garbage). Both
+        refs are checked even when only one is written: the decision behind the commit
+        read both, so a write to the other one since then invalidates it.
         """
         stamp = int((when or datetime.now(UTC)).timestamp())
         updates: dict[str, tuple[_git.Oid | None, _git.Oid]] = {}
@@ -283,7 +290,11 @@ class TenantRepo:
             updates[layout.AUDIT_REF] = (state.audit, new_audit)
         if not updates:
             return (state.main, state.audit)
-        if not _git.compare_and_swap(self.repo, updates, message=message.splitlines()[0]):
+        unchanged = {ref: tip for ref, tip in ((layout.MAIN_REF, state.main),
+                                               (layout.AUDIT_REF, state.audit))
+                     if ref not in updates}
+        if not _git.compare_and_swap(self.repo, updates, message=message.splitlines()[0],
+                                     verify=unchanged):
             return None
         return (new_main or state.main, new_audit or state.audit)
 

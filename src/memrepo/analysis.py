@@ -1,0 +1,1133 @@
+"""Evidence-clause analysis: what the words around a proposed value actually say.
+
+An extractor (an LLM) proposes a fact and points at a span of a source message. The gate
+never takes the extractor's word for what that span means. It re-reads the message here,
+deterministically, and answers the questions a careful reviewer asks before anything is
+written to long-term memory: did the subject *ask* for this to be remembered, is the
+value really there, is it negated, is it about somebody else, a question, a joke, only for
+today, taken back later, a mere "ok" to the assistant's guess, pasted from a web page, or
+an injected "memory update"?
+
+Why it is built this way:
+
+* **Data, not code, holds the language.** Every cue lives in ``lexicon/<lang>.json``
+  (documented in ``lexicon/README.md``). Adding a phrase never needs a code change, and an
+  audit can name the exact cue that fired (``Analysis.cues``).
+* **Positions are exact.** Text is folded character by character (NFKC, casefold,
+  traditional→simplified, curly quotes) with a map back to the original code points, so
+  full-width, upper-case or traditional text matches the same cues and the offsets the
+  extractor gave still point at the right characters.
+* **Flags come from the value's own clause.** A message is split into sentences (hard
+  boundaries: sentence punctuation, newlines, contrastive connectors) and sentences into
+  segments (soft boundaries: commas, colons, "and", "因为"…). Each flag has a scope rule
+  (own segment, spread forward through the sentence, frame segments, the whole rest of the
+  message), so "I might try Rust someday. Remember that I use Go." says nothing hedged about
+  Go, while "Remember that I use Neovim and indent with tabs" is explicit about tabs.
+* **Negation is scoped to the value**: a negator only counts when it stands a few words
+  before the value with no new subject in between, so "I don't like Java, remember I use
+  Go" leaves Go alone.
+* **Pure and fast.** No I/O except loading the two lexicon files once; everything is
+  compiled on first use and cached. A typical message takes well under a millisecond.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+import unicodedata
+from bisect import bisect_right
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from functools import cache, lru_cache
+from importlib import resources
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:  # only for annotations: analysis stays free of model imports at run time
+    from .proposal import Message
+
+__all__ = ["FLAG_NAMES", "LANGS", "Analysis", "analyse"]
+
+#: Languages that have a lexicon file; every message is checked against all of them, so
+#: code-switched text ("记住 I use pnpm") is understood.
+LANGS: tuple[str, ...] = ("en", "zh")
+
+#: The boolean fields of :class:`Analysis`, in the order their cues are reported.
+FLAG_NAMES: tuple[str, ...] = (
+    "explicit", "grounded", "negated", "other_person", "question", "hypothetical", "hedged",
+    "sarcastic", "temporary", "retracted", "agreement_to_guess", "pasted_untrusted",
+    "update_injection",
+)
+
+
+@dataclass(frozen=True)
+class Analysis:
+    """What the evidence clause says about a proposed value (see the module docstring)."""
+
+    clause: str                  # the clause text that holds the evidence span (after splitting)
+    explicit: bool               # an explicit memory instruction governs the span
+    grounded: bool               # the value (every leaf) appears in the span or its clause
+    negated: bool                # the value itself is negated
+    other_person: bool           # words of or about someone other than the speaker
+    question: bool               # the clause asks rather than states
+    hypothetical: bool           # if / suppose / would / 如果 / 万一 …
+    hedged: bool                 # maybe / I think / 可能 / 大概 …
+    sarcastic: bool              # /s, yeah right, 呵呵, 对对对 …
+    temporary: bool              # this time / for now / 这次 / 先 …
+    retracted: bool              # taken back later in the message or conversation
+    agreement_to_guess: bool     # a bare "ok" to a value only the assistant said
+    pasted_untrusted: bool       # text pasted or reported from a tool, page or the assistant
+    update_injection: bool       # "Memory update:", "SYSTEM:", "已更新为" …
+    lang: str                    # "zh" if the clause holds a CJK ideograph, else "en"
+    cues: tuple[str, ...] = field(default=())  # "flag:lang:cue" for every cue that fired
+
+    def flagged(self) -> tuple[str, ...]:
+        """The names of the flags that are set, for audit records and messages."""
+        return tuple(name for name in FLAG_NAMES if getattr(self, name))
+
+
+# --------------------------------------------------------------------------- folding
+
+_CJK_CLASS = "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
+_CJK_RE = re.compile(f"[{_CJK_CLASS}]")
+#: A content token for "is anything left besides cues?": one CJK ideograph, or a run of
+#: other letters/digits.
+_TOKEN_RE = re.compile(f"[{_CJK_CLASS}]|[^\\W_{_CJK_CLASS}]+")
+_LATIN_TOKEN_RE = re.compile(f"[^\\W_{_CJK_CLASS}]+")
+
+#: Characters NFKC leaves alone but that people type interchangeably.
+_EXTRA_FOLD: dict[str, str] = {
+    "\u2018": "'", "\u2019": "'", "\u201b": "'", "\u02bc": "'", "\u2032": "'", "\u00b4": "'",
+    "\u201c": '"', "\u201d": '"', "\u201e": '"', "\u201f": '"', "\u300c": '"', "\u300d": '"',
+    "\u300e": '"', "\u300f": '"', "\u2033": '"', "\ufe0f": "", "\ufe0e": "",
+}
+
+
+def _is_cjk(ch: str) -> bool:
+    return bool(_CJK_RE.match(ch))
+
+
+@dataclass(frozen=True)
+class _Folded:
+    """Folded text plus maps between folded and original code-point positions."""
+
+    text: str
+    to_orig: Sequence[int]      # folded index -> original index (len(text) + 1 entries)
+    from_orig: Sequence[int]    # original index -> folded index (len(original) + 1 entries)
+    orig_len: int
+
+    def orig_range(self, a: int, b: int) -> tuple[int, int]:
+        """Original [start, end) for folded [a, b)."""
+        n = len(self.text)
+        a = min(max(a, 0), n)
+        b = min(max(b, a), n)
+        oa = self.to_orig[a] if a < n else self.orig_len
+        ob = self.to_orig[b - 1] + 1 if b > a else oa
+        return oa, ob
+
+
+class _Folder:
+    """Per-character folding, so positions survive normalisation.
+
+    Folding a whole string at once (``unicodedata.normalize``) would be slightly more
+    faithful for combining sequences, but would lose the position map the analysis needs;
+    value and text are folded by the same function, so they stay comparable.
+    """
+
+    def __init__(self, variants: Mapping[str, str]) -> None:
+        self._variants = dict(variants)
+        self._cache: dict[str, str] = {}
+
+    def char(self, ch: str) -> str:
+        out = self._cache.get(ch)
+        if out is None:
+            if ch in _EXTRA_FOLD:
+                out = _EXTRA_FOLD[ch]
+            elif unicodedata.category(ch) == "Cf":      # zero-width joiners, BOMs, bidi marks
+                out = ""
+            else:
+                out = unicodedata.normalize("NFKC", ch).casefold()
+                out = "".join(_EXTRA_FOLD.get(c, self._variants.get(c, c)) for c in out)
+            self._cache[ch] = out
+        return out
+
+    def fold(self, text: str) -> str:
+        if text.isascii():
+            return text.lower()
+        return "".join(self.char(ch) for ch in text)
+
+    def fold_mapped(self, text: str) -> _Folded:
+        if text.isascii():
+            ident = range(len(text) + 1)
+            return _Folded(text.lower(), ident, ident, len(text))
+        parts: list[str] = []
+        to_orig: list[int] = []
+        from_orig: list[int] = []
+        pos = 0
+        for i, ch in enumerate(text):
+            from_orig.append(pos)
+            out = self.char(ch)
+            if out:
+                parts.append(out)
+                to_orig.extend([i] * len(out))
+                pos += len(out)
+        from_orig.append(pos)
+        to_orig.append(len(text))
+        return _Folded("".join(parts), to_orig, from_orig, len(text))
+
+
+# --------------------------------------------------------------------------- lexicon
+
+#: Families the code relies on; a lexicon file may leave any of them out.
+_FAMILY_NAMES: tuple[str, ...] = (
+    "explicit", "permanent", "negated", "negation_reset", "other_person",
+    "other_person_reported", "other_person_cased", "first_person", "question", "question_tag",
+    "polite_request", "hypothetical", "hedged", "sarcastic", "sarcastic_weak", "absurd",
+    "temporary", "retracted", "agreement", "pasted_header", "pasted_report", "update_injection",
+    "clause_break", "soft_break", "filler",
+)
+_STRUCTURAL = frozenset({"clause_break", "soft_break"})
+_ABSURD = frozenset({"absurd"})
+_RETRACTED = frozenset({"retracted"})
+#: Internal family -> the public flag its cues are reported under.
+_PUBLIC: dict[str, str] = {
+    "other_person_reported": "other_person", "other_person_cased": "other_person",
+    "sarcastic_weak": "sarcastic", "agreement": "agreement_to_guess",
+    "pasted_header": "pasted_untrusted", "pasted_report": "pasted_untrusted",
+}
+_BACKREF_RE = re.compile(r"\\[1-9]|\(\?P[<=]")
+_WORD_EDGE_RE = re.compile(r"[a-z0-9_]")
+
+
+@dataclass(frozen=True)
+class _Entry:
+    family: str
+    lang: str
+    cue: str
+    at_start: bool = False               # must open a segment
+    cased: bool = False                  # matched against the original, un-folded text
+    anywhere: bool = False               # retraction family: prohibitions count anywhere
+    reset: re.Pattern[str] | None = None  # negators: what ends this negator's reach
+
+    @property
+    def tag(self) -> str:
+        return f"{_PUBLIC.get(self.family, self.family)}:{self.lang}:{self.cue}"
+
+
+@dataclass(frozen=True)
+class _Family:
+    name: str
+    regexes: tuple[tuple[_Entry, re.Pattern[str]], ...]      # scanned with finditer
+    special: tuple[tuple[_Entry, re.Pattern[str]], ...]      # at segment starts / cased text
+    exempt_regexes: tuple[re.Pattern[str], ...]
+
+
+@dataclass(frozen=True)
+class _IndexItem:
+    family: str
+    entry: _Entry | None          # None: an exemption of ``family``
+    pattern: re.Pattern[str]
+
+
+@dataclass(frozen=True)
+class _Lexicon:
+    families: Mapping[str, _Family]
+    folder: _Folder
+    abbreviations: frozenset[str]
+    by_word: Mapping[str, tuple[_IndexItem, ...]]    # phrases keyed by their first word
+    by_char: Mapping[str, tuple[_IndexItem, ...]]    # phrases keyed by a non-word first char
+    key_chars: re.Pattern[str] | None                # finds the positions by_char needs
+
+    @property
+    def cue_families(self) -> frozenset[str]:
+        return frozenset(self.families) - _STRUCTURAL
+
+
+def _phrase_source(phrase: str) -> str:
+    """A literal phrase as a regex: spaces match whitespace or commas, apostrophes are
+    optional ("dont" = "don't"), and ASCII word edges must be word boundaries."""
+    out: list[str] = []
+    in_space = False
+    for ch in phrase:
+        if ch.isspace():
+            if not in_space:
+                out.append(r"[\s,]+")
+            in_space = True
+            continue
+        in_space = False
+        out.append("'?" if ch == "'" else re.escape(ch))
+    src = "".join(out)
+    if _WORD_EDGE_RE.match(phrase[0]):
+        src = r"(?<![a-z0-9_])" + src
+    if _WORD_EDGE_RE.match(phrase[-1]):
+        src += r"(?![a-z0-9_])"
+    return src
+
+
+_WORD_RE = re.compile(r"[a-z0-9_']+")
+
+
+def _phrase_key(phrase: str) -> tuple[str, str]:
+    """("word", first word without apostrophes) or ("char", first character)."""
+    if _WORD_EDGE_RE.match(phrase[0]):
+        m = _WORD_RE.match(phrase)
+        assert m is not None
+        return "word", m.group().replace("'", "")
+    return "char", phrase[0]
+
+
+class _Builder:
+    """Collects one lexicon's items into families and the shared phrase index."""
+
+    def __init__(self, folder: _Folder) -> None:
+        self.folder = folder
+        self.regexes: dict[str, list[tuple[_Entry, re.Pattern[str]]]] = {}
+        self.special: dict[str, list[tuple[_Entry, re.Pattern[str]]]] = {}
+        self.exempt: dict[str, list[re.Pattern[str]]] = {}
+        self.by_word: dict[str, list[_IndexItem]] = {}
+        self.by_char: dict[str, list[_IndexItem]] = {}
+
+    def _index(self, item: _IndexItem, phrase: str) -> None:
+        kind, key = _phrase_key(phrase)
+        (self.by_word if kind == "word" else self.by_char).setdefault(key, []).append(item)
+
+    def add(self, name: str, lang: str, items: Iterable[Any], *, exempt: bool) -> None:
+        for item in items:
+            if isinstance(item, str) or "phrase" in item:
+                text = item if isinstance(item, str) else item["phrase"]
+                phrase = self.folder.fold(text.strip())
+                if not phrase:
+                    continue
+                cue = text.strip() if isinstance(item, str) else str(item.get("id") or text)
+                anywhere = not isinstance(item, str) and bool(item.get("anywhere"))
+                entry = None if exempt else _Entry(name, lang, cue, anywhere=anywhere)
+                self._index(_IndexItem(name, entry, re.compile(_phrase_source(phrase), re.ASCII)),
+                            phrase)
+                continue
+            pattern = re.compile(item["re"], re.ASCII)
+            if exempt:
+                self.exempt.setdefault(name, []).append(pattern)
+                continue
+            reset = re.compile(item["reset"], re.ASCII) if item.get("reset") else None
+            entry = _Entry(name, lang, str(item.get("id") or item["re"]),
+                           at_start=item.get("at") == "start", cased=bool(item.get("cased")),
+                           anywhere=bool(item.get("anywhere")), reset=reset)
+            target = self.special if entry.at_start or entry.cased else self.regexes
+            target.setdefault(name, []).append((entry, pattern))
+
+    def build(self, names: Iterable[str], abbreviations: frozenset[str]) -> _Lexicon:
+        families = {
+            name: _Family(name, tuple(self.regexes.get(name, ())),
+                          tuple(self.special.get(name, ())), tuple(self.exempt.get(name, ())))
+            for name in names
+        }
+        chars = sorted(self.by_char)
+        key_chars = re.compile("|".join(re.escape(c) for c in chars)) if chars else None
+        return _Lexicon(
+            families, self.folder, abbreviations,
+            {k: tuple(v) for k, v in self.by_word.items()},
+            {k: tuple(v) for k, v in self.by_char.items()}, key_chars,
+        )
+
+
+def _read_lexicon(lang: str) -> dict[str, Any]:
+    path = resources.files("memrepo").joinpath("lexicon", f"{lang}.json")
+    data: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
+    return data
+
+
+@cache
+def _lexicon() -> _Lexicon:
+    """Load and compile both lexicons once per process."""
+    raw_files = {lang: _read_lexicon(lang) for lang in LANGS}
+    variants: dict[str, str] = {}
+    abbreviations: set[str] = set()
+    for data in raw_files.values():
+        variants.update(data.get("variants", {}))
+        abbreviations.update(a.lower() for a in data.get("abbreviations", ()))
+    builder = _Builder(_Folder(variants))
+    names = list(_FAMILY_NAMES)
+    for lang, data in raw_files.items():
+        for name, fam in data.get("families", {}).items():
+            if name not in names:
+                names.append(name)
+            builder.add(name, lang, fam.get("cues", ()), exempt=False)
+            builder.add(name, lang, fam.get("exempt", ()), exempt=True)
+    return builder.build(names, frozenset(abbreviations))
+
+
+@dataclass(frozen=True)
+class _Hit:
+    start: int
+    end: int
+    entry: _Entry
+
+    @property
+    def tag(self) -> str:
+        return self.entry.tag
+
+
+def _scan(lex: _Lexicon, t: str, *, only: frozenset[str] | None = None,
+          seg_starts: Sequence[int] = (), orig: str | None = None,
+          folded: _Folded | None = None) -> dict[str, list[_Hit]]:
+    """Every non-exempt cue hit in folded text ``t``, by family.
+
+    Phrases are found through an index keyed by their first word or character, so the cost
+    grows with the text, not with the size of the lexicon. Within a family a hit contained
+    in a longer one is dropped ("no longer", not also "no").
+    """
+    found: dict[str, list[_Hit]] = {}
+    exempt: dict[str, list[tuple[int, int]]] = {}
+
+    def take(items: Iterable[_IndexItem], pos: int) -> None:
+        for item in items:
+            if only is not None and item.family not in only:
+                continue
+            m = item.pattern.match(t, pos)
+            if m is None or m.end() <= m.start():
+                continue
+            if item.entry is None:
+                exempt.setdefault(item.family, []).append(m.span())
+            else:
+                found.setdefault(item.family, []).append(_Hit(m.start(), m.end(), item.entry))
+
+    for m in _WORD_RE.finditer(t):
+        items = lex.by_word.get(m.group().replace("'", ""))
+        if items:
+            take(items, m.start())
+    if lex.key_chars is not None:
+        for m in lex.key_chars.finditer(t):
+            take(lex.by_char[m.group()], m.start())
+    for name, fam in lex.families.items():
+        if only is not None and name not in only:
+            continue
+        for entry, pat in fam.regexes:
+            for m in pat.finditer(t):
+                if m.end() > m.start():
+                    found.setdefault(name, []).append(_Hit(m.start(), m.end(), entry))
+        for entry, pat in fam.special:
+            if entry.cased:
+                if orig is None or folded is None:
+                    continue
+                for m in pat.finditer(orig):
+                    a, b = folded.from_orig[m.start()], folded.from_orig[m.end()]
+                    if b > a:
+                        found.setdefault(name, []).append(_Hit(a, b, entry))
+            else:
+                for pos in seg_starts:
+                    m = pat.match(t, pos)
+                    if m is not None and m.end() > m.start():
+                        found.setdefault(name, []).append(_Hit(m.start(), m.end(), entry))
+        for pat in fam.exempt_regexes:
+            exempt.setdefault(name, []).extend(m.span() for m in pat.finditer(t)
+                                               if m.end() > m.start())
+    out: dict[str, list[_Hit]] = {}
+    for name, hits in found.items():
+        spans = exempt.get(name, ())
+        hits.sort(key=lambda h: (h.start, -h.end))
+        kept: list[_Hit] = []
+        for h in hits:
+            if any(h.start < b and a < h.end for a, b in spans):
+                continue
+            if kept and kept[-1].start <= h.start and h.end <= kept[-1].end:
+                continue
+            kept.append(h)
+        out[name] = kept
+    return out
+
+
+# --------------------------------------------------------------------------- values
+
+@dataclass(frozen=True)
+class _Leaf:
+    label: str
+    forms: tuple[tuple[re.Pattern[str], str | None], ...]   # (pattern, alias text or None)
+
+
+def _char_kind(ch: str) -> str:
+    if _is_cjk(ch):
+        return "cjk"
+    return "word" if ch.isalnum() else "other"
+
+
+@lru_cache(maxsize=4096)
+def _form_pattern(form: str) -> re.Pattern[str] | None:
+    """A folded surface form as a regex: flexible whitespace (also between CJK and Latin,
+    which people write both ways), and whole words at ASCII edges ("go" is not "google")."""
+    form = form.strip()
+    if not form:
+        return None
+    out: list[str] = []
+    prev: str | None = None
+    gap = False
+    for ch in form:
+        if ch.isspace():
+            gap = True
+            continue
+        kind = _char_kind(ch)
+        if out and (gap or (kind != prev and "cjk" in (kind, prev))):
+            out.append(r"\s*")
+        out.append(re.escape(ch))
+        prev, gap = kind, False
+    src = "".join(out)
+    if _WORD_EDGE_RE.match(form[0]):
+        src = r"(?<![a-z0-9])" + src
+    if _WORD_EDGE_RE.match(form[-1]):
+        src += r"(?![a-z0-9])"
+    return re.compile(src)
+
+
+_TIME_RE = re.compile(r"^(\d{1,2}):(\d{2})$")
+_DATE_RE = re.compile(r"^(\d{4})-(\d{1,2})-(\d{1,2})$")
+
+
+@lru_cache(maxsize=1024)
+def _special_pattern(folded: str) -> re.Pattern[str] | None:
+    """Other spellings of times and dates: 22:00 = 22点 = 10pm, 2026-10-10 = 2026年10月10日."""
+    m = _TIME_RE.match(folded)
+    if m:
+        hour, minute = int(m.group(1)), m.group(2)
+        if hour > 24 or int(minute) > 59:
+            return None
+        h12 = hour % 12 or 12
+        suffix = "pm" if 12 <= hour < 24 else "am"
+        alts = [f"0?{hour}:{minute}"]
+        mins_zh = "" if minute == "00" else ("(?:半|30分?)" if minute == "30" else f"{int(minute)}分?")
+        alts.append(f"0?{hour}点{mins_zh}")
+        if h12 != hour:
+            alts.append(f"{h12}点{mins_zh}")
+        tail = "" if minute == "00" else f":{minute}"
+        alts.append(f"{h12}{tail}\\s*(?:{suffix}|{suffix[0]}\\.m\\.)")
+        return re.compile(r"(?<![0-9:])(?:" + "|".join(alts) + r")(?![0-9])")
+    m = _DATE_RE.match(folded)
+    if m:
+        y, mo, d = m.group(1), int(m.group(2)), int(m.group(3))
+        return re.compile(
+            rf"(?<![0-9]){y}(?:[-/.]0?{mo}[-/.]0?{d}|\s*年\s*0?{mo}\s*月\s*0?{d}\s*[日号]?)(?![0-9])"
+        )
+    return None
+
+
+def _number_pattern(value: int | float) -> re.Pattern[str]:
+    texts = {repr(value)} if isinstance(value, int) else {repr(value), format(value, "f")}
+    if isinstance(value, float) and value.is_integer():
+        texts.add(str(int(value)))
+    alts = "|".join(re.escape(x) for x in sorted(texts, key=len, reverse=True))
+    return re.compile(rf"(?<![0-9.])(?:{alts})(?![0-9]|\.[0-9])")
+
+
+def _walk(value: object) -> Iterator[str | int | float]:
+    if value is None or isinstance(value, bool):
+        return
+    if isinstance(value, str | int | float):
+        yield value
+    elif isinstance(value, Mapping):
+        for item in value.values():
+            yield from _walk(item)
+    elif isinstance(value, list | tuple):
+        for item in value:
+            yield from _walk(item)
+
+
+def _leaves(value: object, aliases: Mapping[str, Sequence[str]] | None,
+            folder: _Folder) -> list[_Leaf]:
+    """The groundable parts of a value with every surface form each may take."""
+    leaves: list[_Leaf] = []
+    groups = []
+    for key, forms in (aliases or {}).items():
+        group = [str(key), *(str(f) for f in (forms or ()))]
+        groups.append([(g, folder.fold(g).strip()) for g in group])
+    for leaf in _walk(value):
+        if isinstance(leaf, int | float):
+            if isinstance(leaf, float) and not math.isfinite(leaf):
+                continue
+            leaves.append(_Leaf(repr(leaf), ((_number_pattern(leaf), None),)))
+            continue
+        text = leaf.strip()
+        folded = folder.fold(text).strip()
+        if not folded:
+            continue
+        forms: list[tuple[re.Pattern[str], str | None]] = []
+        pat = _form_pattern(folded)
+        if pat is not None:
+            forms.append((pat, None))
+        special = _special_pattern(folded)
+        if special is not None:
+            forms.append((special, None))
+        for group in groups:
+            if any(f == folded for _, f in group):
+                for original, f in group:
+                    alias_pat = _form_pattern(f) if f and f != folded else None
+                    if alias_pat is not None:
+                        forms.append((alias_pat, original))
+        leaves.append(_Leaf(text, tuple(forms)))
+    return leaves
+
+
+def _occurrences(leaf: _Leaf, t: str) -> list[tuple[int, int, str | None]]:
+    found: list[tuple[int, int, str | None]] = []
+    for pat, alias in leaf.forms:
+        found.extend((m.start(), m.end(), alias) for m in pat.finditer(t) if m.end() > m.start())
+    return found
+
+
+def _value_in(leaves: Sequence[_Leaf], t: str) -> bool:
+    return bool(leaves) and all(_occurrences(leaf, t) for leaf in leaves)
+
+
+# --------------------------------------------------------------------------- splitting
+
+_HARD_RE = re.compile(r"[\n\r\u2028\u2029][\s]*|[。!?;]+|\.{2,}|\.")
+_SOFT_RE = re.compile(r"[,、:()\[\]{}<>|~]|—+|–+|\s-+\s")
+_TRIM = " \t\n\r\f\v\u2028\u2029,、:()[]{}<>|~—–-"
+_ABBR_RE = re.compile(r"([a-z][a-z.]*)$")
+
+
+@dataclass
+class _Sentence:
+    start: int
+    end: int
+    term: str                                  # the boundary text after the sentence
+    para_after: bool                           # a blank line follows
+    segs: list[tuple[int, int]]
+
+
+def _inside(pos: int, ranges: Sequence[tuple[int, int]]) -> bool:
+    return any(a < pos < b for a, b in ranges)
+
+
+def _period_is_boundary(t: str, i: int, abbreviations: frozenset[str]) -> bool:
+    nxt = t[i + 1] if i + 1 < len(t) else ""
+    if nxt and not (nxt.isspace() or _is_cjk(nxt) or nxt in "\"')]}>*_"):
+        return False                           # example.com, v1.2, 3.14, node.js
+    m = _ABBR_RE.search(t[max(0, i - 12):i])
+    return not (m and m.group(1).strip(".") in abbreviations)
+
+
+def _url_like(t: str, i: int) -> bool:
+    prev = t[i - 1] if i > 0 else ""
+    nxt = t[i + 1] if i + 1 < len(t) else ""
+    return bool(prev and nxt and (prev.isascii() and (prev.isalnum() or prev in "/_-"))
+                and nxt.isascii() and (nxt.isalnum() or nxt in "=&_%"))
+
+
+def _trimmed(t: str, a: int, b: int, chars: str) -> tuple[int, int]:
+    while a < b and t[a] in chars:
+        a += 1
+    while b > a and t[b - 1] in chars:
+        b -= 1
+    return a, b
+
+
+def _split(t: str, protect: Sequence[tuple[int, int]], hard_hits: Sequence[_Hit],
+           soft_hits: Sequence[_Hit], abbreviations: frozenset[str]) -> list[_Sentence]:
+    """Sentences (hard boundaries) made of segments (soft boundaries); see README.md."""
+    cuts: list[tuple[int, int]] = []
+    for m in _HARD_RE.finditer(t):
+        s, e = m.span()
+        ch = t[s]
+        if _inside(s, protect):
+            continue
+        if ch == "." and e - s == 1 and not _period_is_boundary(t, s, abbreviations):
+            continue
+        if ch in "?!" and e - s == 1 and _url_like(t, s):
+            continue
+        cuts.append((s, e))
+    for h in hard_hits:                        # contrastive connectors: zero-width cuts
+        cuts.append((h.start, h.start))
+    cuts.sort()
+    pieces: list[tuple[int, int, str]] = []
+    pos = 0
+    for s, e in cuts:
+        if s < pos:
+            continue
+        pieces.append((pos, s, t[s:e]))
+        pos = e
+    pieces.append((pos, len(t), ""))
+
+    sentences: list[_Sentence] = []
+    for a, b, term in pieces:
+        a, b = _trimmed(t, a, b, " \t\n\r\f\v\u2028\u2029")
+        if a >= b:
+            if sentences:
+                last = sentences[-1]
+                last.term += term
+                last.para_after = last.para_after or last.term.count("\n") >= 2
+            continue
+        sentences.append(_Sentence(a, b, term, term.count("\n") >= 2,
+                                   _segments(t, a, b, protect, soft_hits)))
+    if not sentences:
+        sentences.append(_Sentence(0, len(t), "", False, [(0, len(t))]))
+    return sentences
+
+
+def _segments(t: str, a: int, b: int, protect: Sequence[tuple[int, int]],
+              soft_hits: Sequence[_Hit]) -> list[tuple[int, int]]:
+    cuts: list[tuple[int, int]] = []
+    for m in _SOFT_RE.finditer(t, a, b):
+        s, e = m.span()
+        ch = t[s]
+        if _inside(s, protect):
+            continue
+        before = t[s - 1] if s > a else ""
+        after = t[e] if e < b else ""
+        if ch in ",:" and before.isdigit() and after.isdigit():
+            continue                           # 1,000 and 22:00
+        if ch == ":" and t.startswith("//", e):
+            continue                           # https://
+        cuts.append((s, e))
+    cuts.extend((h.start, h.start) for h in soft_hits if a < h.start < b)
+    cuts.sort()
+    segs: list[tuple[int, int]] = []
+    pos = a
+    for s, e in cuts:
+        if s < pos:
+            continue
+        segs.append((pos, s))
+        pos = e
+    segs.append((pos, b))
+    out = [r for r in (_trimmed(t, s, e, _TRIM) for s, e in segs) if r[1] > r[0]]
+    return out or [(a, b)]
+
+
+# --------------------------------------------------------------------------- context
+
+class _Ctx:
+    """One analysis: folded text, its structure and every cue hit, with scope helpers."""
+
+    def __init__(self, lex: _Lexicon, t: str, sents: list[_Sentence],
+                 hits: dict[str, list[_Hit]]) -> None:
+        self.lex = lex
+        self.t = t
+        self.sents = sents
+        self.hits = hits
+        self._starts = [s.start for s in sents]
+        self._frames: dict[tuple[int, int, str], bool] = {}
+        self._questions: dict[int, list[str]] = {}
+
+    def sent_at(self, pos: int) -> int:
+        return max(0, bisect_right(self._starts, pos) - 1)
+
+    def seg_at(self, si: int, pos: int) -> int:
+        segs = self.sents[si].segs
+        return max(0, bisect_right([s for s, _ in segs], pos) - 1)
+
+    def hits_in(self, fam: str, a: int, b: int) -> list[_Hit]:
+        return [h for h in self.hits.get(fam, ()) if a <= h.start < b]
+
+    def residual(self, a: int, b: int, fams: Iterable[str]) -> int:
+        """How many content tokens are left in [a, b) once the given families are removed."""
+        if b <= a:
+            return 0
+        buf = list(self.t[a:b])
+        for fam in fams:
+            for h in self.hits.get(fam, ()):
+                if h.end > a and h.start < b:
+                    for i in range(max(h.start, a), min(h.end, b)):
+                        buf[i - a] = " "
+        return len(_TOKEN_RE.findall("".join(buf)))
+
+    def frame(self, seg: tuple[int, int], fam: str) -> bool:
+        """A segment that is nothing but cues of ``fam`` and filler ("Just for today,")."""
+        key = (seg[0], seg[1], fam)
+        if key not in self._frames:
+            self._frames[key] = bool(self.hits_in(fam, *seg)) and \
+                self.residual(seg[0], seg[1], (fam, "filler")) == 0
+        return self._frames[key]
+
+    def sentence_frame(self, si: int, fam: str) -> list[str]:
+        """Cues of a sentence that is only a frame for ``fam`` ("Remember this.")."""
+        sent = self.sents[si]
+        tags = [h.tag for h in self.hits_in(fam, sent.start, sent.end)]
+        if not tags:
+            return []
+        if all(self.frame(seg, fam) or self.residual(seg[0], seg[1], ("filler",)) == 0
+               for seg in sent.segs):
+            return tags
+        return []
+
+    def lang_of(self, a: int, b: int) -> str:
+        return "zh" if _CJK_RE.search(self.t, a, b) else "en"
+
+    def question(self, si: int) -> list[str]:
+        if si in self._questions:
+            return self._questions[si]
+        sent = self.sents[si]
+        cues: list[str] = []
+        if not self.hits_in("polite_request", sent.start, sent.end):
+            segs = list(sent.segs)
+            tagged = False
+            while len(segs) > 1 and self.frame(segs[-1], "question_tag"):
+                segs.pop()
+                tagged = True
+            # A tag glued to the end of the last segment: "记住我用 pnpm 好不好".
+            a, b = segs[-1]
+            tail = b
+            for h in reversed(self.hits_in("question_tag", a, b)):
+                if h.start > a and self.residual(h.end, tail, ("filler",)) == 0:
+                    tail = h.start
+                    tagged = True
+            segs[-1] = (a, tail)
+            for a, b in segs:
+                cues.extend(h.tag for h in self.hits_in("question", a, b) if h.end <= b)
+            if "?" in sent.term and not tagged:
+                cues.append(f"question:{self.lang_of(sent.start, sent.end)}:?")
+        self._questions[si] = cues
+        return cues
+
+
+def _counts(text: str) -> tuple[int, int]:
+    """(Latin-script tokens, CJK ideographs) in a gap of text."""
+    return len(_LATIN_TOKEN_RE.findall(text)), len(_CJK_RE.findall(text))
+
+
+def _negation(ctx: _Ctx, a: int, b: int, seg: tuple[int, int]) -> list[str]:
+    """Is the value at [a, b) itself negated? Only words governing it count."""
+    ss, se = seg
+    before = [h for h in ctx.hits.get("negated", ()) if ss <= h.start and h.end <= a]
+    if before:
+        h = max(before, key=lambda x: (x.end, -x.start))
+        gap = ctx.t[h.end:a]
+        latin, cjk = _counts(gap)
+        reset = any(h.end <= r.start and r.end <= a for r in ctx.hits.get("negation_reset", ()))
+        if h.entry.reset is not None and h.entry.reset.search(gap):
+            reset = True
+        if latin <= 4 and cjk <= 8 and not reset:
+            return [h.tag]
+    # Topicalised value: "北京我不住", "Tabs I never use", "vim 不用了".
+    if ctx.residual(ss, a, ("filler", "explicit")) == 0:
+        after = [h for h in ctx.hits.get("negated", ()) if b <= h.start < se]
+        if after:
+            h = min(after, key=lambda x: x.start)
+            latin, cjk = _counts(ctx.t[b:h.start])
+            if latin <= 2 and cjk <= 4:
+                return [h.tag]
+    return []
+
+
+def _anchor_flags(ctx: _Ctx, a: int, b: int, has_value: bool, span_end: int
+                  ) -> dict[str, list[str]]:
+    """Every flag for one occurrence of the value (or one segment when there is none)."""
+    out: dict[str, list[str]] = {}
+    si = ctx.sent_at(a)
+    sent = ctx.sents[si]
+    gi = ctx.seg_at(si, a)
+    seg = sent.segs[gi]
+    ss, se = seg
+    others = [s for i, s in enumerate(sent.segs) if i != gi]
+    later = sent.segs[gi + 1:]
+
+    def tags(fam: str, lo: int, hi: int) -> list[str]:
+        return [h.tag for h in ctx.hits_in(fam, lo, hi)]
+
+    def frame_tags(fam: str, segs: Iterable[tuple[int, int]]) -> list[str]:
+        return [t for s in segs if ctx.frame(s, fam) for t in tags(fam, *s)]
+
+    # explicit: own segment and earlier ones, trailing frames, or a bare frame sentence before.
+    own_explicit = tags("explicit", ss, se)
+    explicit = tags("explicit", sent.start, se) + frame_tags("explicit", later)
+    if not explicit:
+        explicit = _prior_explicit(ctx, si)
+    out["explicit"] = explicit
+
+    # temporary: own, frames anywhere, earlier unless this segment says it is lasting.
+    temporary = tags("temporary", ss, se) + frame_tags("temporary", others)
+    if not tags("permanent", ss, se):
+        temporary += tags("temporary", sent.start, ss)
+    out["temporary"] = temporary
+
+    out["hypothetical"] = tags("hypothetical", sent.start, se) + frame_tags("hypothetical", later)
+
+    hedged = tags("hedged", ss, se) + frame_tags("hedged", others)
+    if not own_explicit:
+        hedged += tags("hedged", sent.start, ss)
+    out["hedged"] = hedged
+
+    other = (tags("other_person", ss, se) + tags("other_person_cased", ss, se)
+             + tags("other_person_reported", sent.start, se))
+    if not other and not tags("first_person", ss, se):
+        for pa, pb in reversed(sent.segs[:gi]):   # "My wife is vegetarian and loves tofu"
+            inherited = (tags("other_person", pa, pb) + tags("other_person_cased", pa, pb))
+            if inherited:
+                other = inherited
+                break
+            if tags("first_person", pa, pb):
+                break
+    out["other_person"] = other
+
+    out["question"] = ctx.question(si)
+
+    out["sarcastic"] = _sarcasm(ctx, si, bool(ctx.hits.get("absurd")))
+
+    threshold = b if has_value else span_end
+    out["retracted"] = [
+        h.tag for h in ctx.hits.get("retracted", ())
+        if h.start >= threshold or (h.entry.anywhere and sent.start <= h.start < sent.end)
+    ]
+
+    pasted = [h.tag for h in ctx.hits.get("pasted_header", ()) if h.start < sent.end]
+    pasted += tags("pasted_report", sent.start, se)
+    line_start = ctx.t.rfind("\n", 0, a) + 1
+    if ctx.t[line_start:a].lstrip().startswith(">"):
+        pasted.append(f"pasted_untrusted:{ctx.lang_of(sent.start, sent.end)}:> quote")
+    out["pasted_untrusted"] = pasted
+
+    out["update_injection"] = [h.tag for h in ctx.hits.get("update_injection", ())
+                               if h.start < sent.end]
+    out["negated"] = _negation(ctx, a, b, seg) if has_value else []
+    return out
+
+
+def _sarcasm(ctx: _Ctx, si: int, absurd: bool) -> list[str]:
+    """Irony markers in the value's sentence, in a sentence that is nothing but irony
+    ("Yeah right." / "呵呵。"), or message-wide ones ("/s", "🙄"). Weak markers ("best …
+    ever", "lol", "最爱") count only next to an absurd choice."""
+    sent = ctx.sents[si]
+    found: list[str] = []
+    families = ("sarcastic", "sarcastic_weak") if absurd else ("sarcastic",)
+    for fam in families:
+        for h in ctx.hits.get(fam, ()):
+            if sent.start <= h.start < sent.end or h.entry.anywhere:
+                found.append(h.tag)
+        for j in range(len(ctx.sents)):
+            if j != si and ctx.sentence_frame(j, fam):
+                found.extend(ctx.sentence_frame(j, fam))
+    return found
+
+
+def _prior_explicit(ctx: _Ctx, si: int) -> list[str]:
+    """A bare instruction sentence governs the next one ("记住。我用 pnpm。"); one ending in
+    a colon governs the lines after it until a blank line ("Remember the following:"); and
+    a bare "Remember that." right after a sentence governs that sentence."""
+    if si + 1 < len(ctx.sents) and not ctx.sents[si].para_after:
+        after = ctx.sents[si + 1]
+        found = ctx.sentence_frame(si + 1, "explicit")
+        if found and ctx.t[after.end - 1] != ":":
+            return found
+    for j in range(si - 1, max(-1, si - 30), -1):
+        if ctx.sents[j].para_after:
+            return []
+        found = ctx.sentence_frame(j, "explicit")
+        if found and (j == si - 1 or ctx.t[ctx.sents[j].end - 1] == ":"):
+            return found
+        if j == si - 1 and not found and ctx.t[ctx.sents[j].end - 1] == ":":
+            return []
+    return []
+
+
+# --------------------------------------------------------------------------- conversation
+
+_UNTRUSTED_ROLES = frozenset({"tool", "assistant"})
+_UNTRUSTED_ORIGINS = frozenset({"tool", "web", "assistant"})
+#: Shared run (CJK ideographs weigh 2) that makes a clause a paste of an earlier message.
+_PASTE_RUN = 20
+#: …or this share of the span, if at least _PASTE_MIN_SPAN long.
+_PASTE_SHARE = 0.6
+_PASTE_MIN_SPAN = 12
+
+
+def _attr(message: object, name: str) -> str | None:
+    value = getattr(message, name, None)
+    if value is None and isinstance(message, Mapping):
+        value = message.get(name)
+    return None if value is None else str(value)
+
+
+def _weight(text: str) -> int:
+    return sum(2 if _is_cjk(ch) else 1 for ch in text)
+
+
+def _common_run(a: str, b: str, need: int) -> bool:
+    """Do ``a`` and ``b`` share a substring of weight >= ``need``? (two pointers + ``in``)"""
+    if need <= 0 or not a or not b:
+        return False
+    weights = [2 if _is_cjk(ch) else 1 for ch in a]
+    j = 0
+    acc = 0
+    for i in range(len(a)):
+        while j < len(a) and acc < need:
+            acc += weights[j]
+            j += 1
+        if acc < need:
+            return False
+        if a[i:j] in b:
+            return True
+        acc -= weights[i]
+    return False
+
+
+_SPACE_RE = re.compile(r"\s+")
+
+
+def _squash(folder: _Folder, text: str) -> str:
+    return _SPACE_RE.sub(" ", folder.fold(text)).strip()
+
+
+def _split_conversation(conversation: Sequence[Message], message_id: str | None, text: str
+                        ) -> tuple[list[Message], list[Message], Message | None]:
+    """(messages before the evidence, messages after it, the evidence message)."""
+    msgs = list(conversation)
+    idx = None
+    for i, m in enumerate(msgs):
+        if message_id is not None and _attr(m, "message_id") == message_id:
+            idx = i
+            break
+    if idx is None and message_id is None:
+        idx = next((i for i, m in enumerate(msgs) if _attr(m, "text") == text), None)
+    if idx is None:
+        return [m for m in msgs if _attr(m, "message_id") != message_id], [], None
+    return msgs[:idx], msgs[idx + 1:], msgs[idx]
+
+
+# --------------------------------------------------------------------------- entry point
+
+def analyse(
+    text: str,
+    start: int,
+    end: int,
+    value: object,
+    *,
+    aliases: Mapping[str, Sequence[str]] | None = None,
+    conversation: Sequence[Message] = (),
+    message_id: str | None = None,
+    author_id: str | None = None,
+) -> Analysis:
+    """Analyse the evidence span ``text[start:end]`` for the proposed ``value``.
+
+    ``conversation`` (the whole conversation in order, including the evidence message
+    identified by ``message_id``) is used for retractions in later messages by
+    ``author_id`` (default: the evidence message's author), for bare agreements to an
+    assistant's guess, and for text pasted from tool or assistant messages. Offsets are
+    clamped to the text, so a bad span yields a conservative answer instead of an error.
+    """
+    lex = _lexicon()
+    text = text if isinstance(text, str) else str(text)
+    n = len(text)
+    start = min(max(int(start), 0), n)
+    end = min(max(int(end), 0), n)
+    if end < start:
+        start, end = end, start
+    folded = lex.folder.fold_mapped(text)
+    t = folded.text
+    ns, ne = folded.from_orig[start], folded.from_orig[end]
+
+    leaves = _leaves(value, aliases, lex.folder)
+    occ_by_leaf = [_occurrences(leaf, t) for leaf in leaves]
+    occ_all = sorted({o for occs in occ_by_leaf for o in occs}, key=lambda o: (o[0], o[1]))
+    protect = [(s, e) for s, e, _ in occ_all]
+
+    def outside_value(hits: list[_Hit]) -> list[_Hit]:
+        return [h for h in hits if not any(s <= h.start < e for s, e in protect)]
+
+    structural = _scan(lex, t, only=_STRUCTURAL)
+    hard = outside_value(structural.get("clause_break", []))
+    soft = outside_value(structural.get("soft_break", []))
+    sents = _split(t, protect, hard, soft, lex.abbreviations)
+    seg_starts = [s for sent in sents for s, _ in sent.segs]
+    scanned = _scan(lex, t, only=lex.cue_families, seg_starts=seg_starts, orig=text,
+                    folded=folded)
+    hits = {name: found if name == "absurd" else outside_value(found)
+            for name, found in scanned.items()}
+    ctx = _Ctx(lex, t, sents, hits)
+
+    # The clause(s) of interest: sentences overlapping the span.
+    lo, hi = ns, max(ne, ns + 1)
+    over = [i for i, s in enumerate(sents) if s.start < hi and s.end > lo] or [ctx.sent_at(ns)]
+    reg_a = min(sents[over[0]].start, ns)
+    reg_b = max(sents[over[-1]].end, ne)
+
+    cues: dict[str, list[str]] = {name: [] for name in FLAG_NAMES}
+    grounded = bool(leaves)
+    for leaf, occs in zip(leaves, occ_by_leaf, strict=True):
+        inside = [o for o in occs if o[0] >= reg_a and o[1] <= reg_b]
+        if not inside:
+            grounded = False
+        elif all(o[2] is not None for o in inside):
+            alias = str(inside[0][2])
+            cues["grounded"].append(f"grounded:{'zh' if _CJK_RE.search(alias) else 'en'}:"
+                                    f"alias:{alias}")
+    if not grounded:
+        cues["grounded"] = []
+
+    anchors = [(s, e) for s, e, _ in occ_all if s < ne and e > ns] or \
+              [(s, e) for s, e, _ in occ_all if s >= reg_a and e <= reg_b]
+    has_value = bool(anchors)
+    if not has_value:
+        for si in over:
+            for s, e in sents[si].segs:
+                if s < hi and e > lo:
+                    anchors.append((s, e))
+        if not anchors:
+            si = ctx.sent_at(ns)
+            anchors.append(sents[si].segs[ctx.seg_at(si, ns)])
+
+    anchor_sents: set[int] = set()
+    for a, b in anchors:
+        anchor_sents.add(ctx.sent_at(a))
+        for name, found in _anchor_flags(ctx, a, b, has_value, ne).items():
+            cues[name].extend(found)
+
+    first = sents[min(anchor_sents)]
+    last = sents[max(anchor_sents)]
+    oa, ob = folded.orig_range(first.segs[0][0], last.segs[-1][1])
+    clause = text[oa:ob].strip()
+    lang = "zh" if _CJK_RE.search(clause) or (not clause and _CJK_RE.search(t, ns, ne)) else "en"
+
+    # Absurd value named only in the proposal (not in the text) still makes irony count.
+    if not cues["sarcastic"] and any(
+        _scan(lex, lex.folder.fold(leaf.label), only=_ABSURD).get("absurd") for leaf in leaves
+    ):
+        lo_s = sents[max(min(anchor_sents) - 1, 0)].start
+        cues["sarcastic"] = [h.tag for h in hits.get("sarcastic_weak", ()) if h.start >= lo_s]
+
+    if conversation:
+        before, after, evidence_msg = _split_conversation(conversation, message_id, text)
+        author = author_id or (_attr(evidence_msg, "author_id") if evidence_msg else None)
+        for m in after:
+            m_author = _attr(m, "author_id")
+            same = m_author == author if author is not None else (
+                m_author is None and _attr(m, "role") == "user")
+            if same:
+                mt = lex.folder.fold(_attr(m, "text") or "")
+                cues["retracted"].extend(
+                    h.tag for h in _scan(lex, mt, only=_RETRACTED).get("retracted", ()))
+        untrusted = [m for m in before if _attr(m, "role") in _UNTRUSTED_ROLES
+                     or _attr(m, "origin") in _UNTRUSTED_ORIGINS]
+        if untrusted:
+            cues["pasted_untrusted"].extend(_paste_taint(
+                lex.folder, t[first.start:last.end], t[ns:ne], untrusted, lang))
+        if _bare_agreement(ctx, ns, ne) and not _value_in(leaves, t):
+            for m in before:
+                if (_attr(m, "role") == "assistant" or _attr(m, "origin") == "assistant") and \
+                        _value_in(leaves, lex.folder.fold(_attr(m, "text") or "")):
+                    agree = [h.tag for h in ctx.hits_in("agreement", ns, ne)]
+                    cues["agreement_to_guess"].extend(agree)
+                    break
+
+    flags = {name: bool(cues[name]) for name in FLAG_NAMES}
+    flags["grounded"] = grounded
+    ordered = tuple(dict.fromkeys(c for name in FLAG_NAMES for c in cues[name]))
+    return Analysis(clause=clause, lang=lang, cues=ordered, **flags)
+
+
+def _bare_agreement(ctx: _Ctx, ns: int, ne: int) -> bool:
+    """The span is nothing but yes/ok/嗯/👍 (and filler)."""
+    return bool(ctx.hits_in("agreement", ns, max(ne, ns + 1))) and \
+        ctx.residual(ns, ne, ("agreement", "filler")) == 0
+
+
+def _paste_taint(folder: _Folder, clause: str, span: str, untrusted: Sequence[Message],
+                 lang: str) -> list[str]:
+    """A long run shared with an earlier tool/assistant/web message means a paste, even
+    when the user's framing ("btw,") around it is their own."""
+    clause_s = _SPACE_RE.sub(" ", clause).strip()
+    span_s = _SPACE_RE.sub(" ", span).strip()
+    span_need = max(_PASTE_MIN_SPAN, math.ceil(_weight(span_s) * _PASTE_SHARE))
+    for m in untrusted:
+        other = _squash(folder, _attr(m, "text") or "")
+        if _common_run(clause_s, other, _PASTE_RUN) or (
+            _weight(span_s) >= _PASTE_MIN_SPAN and _common_run(span_s, other, span_need)
+        ):
+            source = _attr(m, "origin") or _attr(m, "role") or "untrusted"
+            return [f"pasted_untrusted:{lang}:shared text with {source} message"]
+    return []

@@ -1,0 +1,102 @@
+"""Hashes exactly per the contract, and refusal of what JCS cannot represent."""
+
+from __future__ import annotations
+
+import json
+import math
+
+import pytest
+from conftest import SHARED_EVAL
+
+from memrepo import canonical
+from memrepo.errors import InputError
+
+VECTORS = SHARED_EVAL / "hash-vectors.json"
+
+
+def _vectors() -> list[dict]:
+    if not VECTORS.exists():
+        pytest.skip("shared/eval/hash-vectors.json not present")
+    return json.loads(VECTORS.read_text("utf-8"))["vectors"]
+
+
+@pytest.mark.parametrize("index", range(7))
+def test_hash_vectors(index: int) -> None:
+    vectors = _vectors()
+    if index >= len(vectors):
+        pytest.skip("fewer vectors")
+    v = vectors[index]
+    ident, payload = v["identity"], v["payload"]
+    assert canonical.jcs(ident).decode() == v["identity_jcs"]
+    assert canonical.jcs(payload).decode() == v["payload_jcs"]
+    pid = canonical.proposal_id(
+        tenant_id=ident["tenantId"], subject_id=ident["subjectId"], scope=ident["scope"],
+        kind=ident["kind"], normalized_key=ident["normalizedKey"], message_id=ident["messageId"],
+        start=ident["start"], end=ident["end"],
+        stable_candidate_ordinal=ident["stableCandidateOrdinal"],
+        extractor_version=ident["extractorVersion"],
+    )
+    assert pid == v["proposalId"]
+    span = v["message"]["text"][ident["start"]:ident["end"]]
+    assert canonical.evidence_hash(span) == v["evidenceHash"] == payload["evidenceHash"]
+    assert canonical.payload_hash(
+        value=payload["value"], confidence=payload["confidence"],
+        expires_at=payload["expiresAt"], evidence_hash=payload["evidenceHash"],
+    ) == v["payloadHash"]
+
+
+def test_all_vectors_covered() -> None:
+    assert len(_vectors()) <= 7, "add parametrised indices for the new vectors"
+
+
+@pytest.mark.parametrize(
+    ("value", "code"),
+    [
+        (math.nan, "non_finite_number"),
+        (math.inf, "non_finite_number"),
+        ([1, {"a": -math.inf}], "non_finite_number"),
+        (2**53, "integer_out_of_range"),
+        (-(2**53), "integer_out_of_range"),
+        ({"k": [2**60]}, "integer_out_of_range"),
+        ("a\ud800b", "lone_surrogate"),
+        ({"\udfff": 1}, "lone_surrogate"),
+        ({"x": {"y": "\udc00"}}, "lone_surrogate"),
+        ({1: "a"}, "bad_key"),
+        (object(), "not_json"),
+    ],
+)
+def test_unrepresentable_values_are_refused(value: object, code: str) -> None:
+    with pytest.raises(InputError) as err:
+        canonical.jcs(value)
+    assert err.value.code == code
+
+
+@pytest.mark.parametrize("value", [2**53 - 1, -(2**53 - 1), 0.1, "😀", {"b": 1, "a": [None]}])
+def test_representable_edges_are_accepted(value: object) -> None:
+    assert json.loads(canonical.jcs(value)) == value
+
+
+@pytest.mark.parametrize(
+    ("text", "code"),
+    [
+        ('{"a": 1, "a": 2}', "duplicate_key"),
+        ('{"a": {"b": 1, "b": 1}}', "duplicate_key"),
+        ('{"a": NaN}', "non_finite_number"),
+        ('{"a": Infinity}', "non_finite_number"),
+        ('{"a": "\\ud800"}', "lone_surrogate"),
+        ('{"a": 1', "malformed_json"),
+        ("", "malformed_json"),
+        ('{"a": 9007199254740993}', "integer_out_of_range"),
+    ],
+)
+def test_strict_loads(text: str, code: str) -> None:
+    with pytest.raises(InputError) as err:
+        canonical.loads_strict(text)
+    assert err.value.code == code
+
+
+def test_pretty_form_is_a_function_of_the_canonical_form() -> None:
+    a = canonical.dumps_pretty({"b": [1, 2], "a": "中文", "c": {"z": 1, "y": 0.5}})
+    b = canonical.dumps_pretty({"c": {"y": 0.5, "z": 1}, "a": "中文", "b": [1, 2]})
+    assert a == b
+    assert a.decode().splitlines()[1] == '  "a": "中文",'

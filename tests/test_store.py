@@ -1,0 +1,134 @@
+"""The store on real bare repositories: layout, immutability, plain-git readability."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+from pathlib import Path
+
+import pytest
+from conftest import NOW, message, proposal
+
+from memrepo import gate, layout, recall
+from memrepo.errors import InputError, NotFoundError, StoreError
+from memrepo.store import Store
+
+
+def git(repo: Path, *args: str, input: str | None = None) -> str:
+    return subprocess.run(["git", "--git-dir", str(repo), *args], check=True,
+                          capture_output=True, text=True, input=input).stdout
+
+
+def _commit_one(store: Store, text: str = "Remember that I use pnpm for packages.",
+                value: str = "pnpm", mid: str = "m1") -> None:
+    msg = message(text, mid=mid)
+    store.tenant("t1", create=True).ingest([msg])
+    quote = text.split(".")[0]
+    decision = gate.submit(store, proposal(msg, quote, value=value), now=NOW)
+    assert decision.decision.value == "COMMIT", decision
+
+
+def test_init_refuses_a_foreign_directory(tmp_path: Path) -> None:
+    (tmp_path / "x").mkdir()
+    (tmp_path / "x" / "file").write_text("mine")
+    with pytest.raises(StoreError) as err:
+        Store.init(tmp_path / "x")
+    assert err.value.code == "not_a_store"
+    Store.init(tmp_path / "fresh")
+    Store.init(tmp_path / "fresh")  # idempotent
+
+
+def test_unknown_tenant_is_not_found(store: Store) -> None:
+    with pytest.raises(NotFoundError):
+        store.tenant("nobody")
+
+
+def test_new_tenant_has_policy_on_main_and_nothing_else(store: Store) -> None:
+    repo = store.tenant("t1", create=True)
+    files = git(repo.path, "ls-tree", "-r", "--name-only", "main").split()
+    assert files == ["policy.json"]
+    assert git(repo.path, "rev-list", "--count", "main").strip() == "1"
+
+
+def test_ingest_is_immutable_and_idempotent(store: Store) -> None:
+    repo = store.tenant("t1", create=True)
+    msg = message("hello")
+    assert repo.ingest([msg]) == ["m1"]
+    assert repo.ingest([msg]) == []
+    with pytest.raises(InputError) as err:
+        repo.ingest([message("hello, edited")])
+    assert err.value.code == "message_changed"
+    with pytest.raises(InputError) as err:
+        repo.ingest([message("x", tenant="t2", mid="m2")])
+    assert err.value.code == "cross_tenant"
+    assert repo.message("m1", repo.state()) == msg
+    # main holds approved changes only: ingest never touches it
+    assert git(repo.path, "rev-list", "--count", "main").strip() == "1"
+
+
+def test_commit_has_fact_record_message_and_trailers(store: Store) -> None:
+    _commit_one(store)
+    repo_path = store.tenant_path("t1")
+    files = git(repo_path, "ls-tree", "-r", "--name-only", "main").split()
+    prefixes = sorted({f.split("/")[0] for f in files})
+    assert prefixes == ["derived", "facts", "ids", "messages", "policy.json", "proposals"]
+    body = git(repo_path, "log", "-1", "--format=%B", "main")
+    parsed = git(repo_path, "interpret-trailers", "--parse", input=body)
+    trailers = dict(line.split(": ", 1) for line in parsed.splitlines())
+    for key in ("Proposal-Id", "Payload-Hash", "Memory-Id", "Fact-Version", "Decision",
+                "Policy-Version", "Operator", "Source-Message", "Conversation-Id"):
+        assert key in trailers, key
+    assert trailers["Decision"] == "COMMIT"
+    assert trailers["Fact-Version"] == "1"
+    assert trailers["Source-Message"] == "m1"
+
+
+def test_plain_git_clone_and_log_p_read_well(store: Store, tmp_path: Path) -> None:
+    _commit_one(store)
+    _commit_one(store, "Remember that I switched to yarn.", "yarn", mid="m2")  # parked
+    clone = tmp_path / "clone"
+    subprocess.run(["git", "clone", "-q", str(store.tenant_path("t1")), str(clone)], check=True)
+    log = subprocess.run(["git", "-C", str(clone), "log", "-p", "--", "facts"], check=True,
+                         capture_output=True, text=True).stdout
+    assert '+  "value": "pnpm",' in log  # one field per line
+    assert "Proposal-Id: " in log
+    assert subprocess.run(["git", "-C", str(clone), "fsck", "--strict"],
+                          capture_output=True).returncode == 0
+
+
+def test_fact_files_are_canonical(store: Store) -> None:
+    from memrepo import canonical
+
+    _commit_one(store)
+    repo = store.tenant("t1")
+    for path, fact in repo.all_facts(repo.state()):
+        raw = git(repo.path, "show", f"main:{path}").encode()
+        assert raw == canonical.dumps_pretty(json.loads(raw))
+        assert fact.value == "pnpm"
+
+
+def test_recall_filters_and_history(store: Store) -> None:
+    _commit_one(store)
+    facts = recall.recall(store, "t1", "u1", now=NOW)
+    assert [(f.kind, f.normalized_key, f.value, f.version) for f in facts] == [
+        ("preference", "package_manager", "pnpm", 1)]
+    assert recall.recall(store, "t1", "u1", kind="profile", now=NOW) == []
+    assert recall.recall(store, "t1", "u1", scope={"kind": "project", "key": "x"}, now=NOW) == []
+    assert recall.recall(store, "t1", "someone-else", now=NOW) == []
+    stories = recall.history(store, "t1", facts[0].memory_id)
+    assert len(stories) == 1
+    assert stories[0].record is not None
+    assert stories[0].record["evidenceQuote"] == "Remember that I use pnpm for packages"
+    assert stories[0].trailers["Decision"] == "COMMIT"
+
+
+def test_proposal_lookup_is_a_tree_lookup(store: Store) -> None:
+    _commit_one(store)
+    repo = store.tenant("t1")
+    state = repo.state()
+    files = git(repo.path, "ls-tree", "-r", "--name-only", "main").split()
+    record_path = next(f for f in files if f.startswith("proposals/"))
+    pid = record_path.rsplit("/", 1)[1].removesuffix(".json")
+    assert record_path == layout.proposal_path(pid)
+    found = repo.record(pid, state)
+    assert found is not None and found.on_main and found.data["decision"] == "COMMIT"
