@@ -37,7 +37,8 @@ import statistics
 import sys
 import tempfile
 import time
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from contextlib import contextmanager, nullcontext
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -45,8 +46,16 @@ from typing import Any
 
 import pygit2
 
-from memrepo import canonical, gate, layout, recall
-from memrepo.proposal import DecisionKind, Fact, FactSource, Message, format_time
+from memrepo import _git, analysis, canonical, evidence, gate, layout, recall, secrets
+from memrepo.policy import parse_policy
+from memrepo.proposal import (
+    DecisionKind,
+    Fact,
+    FactSource,
+    Message,
+    format_time,
+    parse_proposal,
+)
 from memrepo.store import GATE_AUTHOR, Store, TenantRepo
 
 TENANT = "bench"
@@ -180,14 +189,83 @@ def write_tree(repo: pygit2.Repository, base: pygit2.Tree | None, node: Mapping[
 
 
 def raw_commit(repo: pygit2.Repository, parent: pygit2.Oid, ref: str, w: Written,
-               stamp: int) -> pygit2.Oid:
+               stamp: int, split: Split | None = None) -> pygit2.Oid:
     """The floor: the gate's object writes and ref update for one new fact, nothing else."""
+    t0 = time.perf_counter()
     changes = [(path, repo.create_blob(data)) for path, data in w.blobs]
+    t1 = time.perf_counter()
     tree = write_tree(repo, repo[parent].tree, nest(changes))
+    t2 = time.perf_counter()
     sig = pygit2.Signature(GATE_AUTHOR.name, GATE_AUTHOR.email, stamp, 0)
     commit = repo.create_commit(None, sig, sig, w.commit_message, tree, [parent])
+    t3 = time.perf_counter()
     repo.references[ref].set_target(commit, w.commit_message.splitlines()[0])
+    if split is not None:
+        t4 = time.perf_counter()
+        for name, dt in zip(RAW_LABELS, (t1 - t0, t2 - t1, t3 - t2, t4 - t3), strict=True):
+            split.add(name, dt)
     return commit
+
+
+RAW_LABELS = ("raw: 5 blobs", "raw: trees", "raw: commit", "raw: ref update")
+
+
+class Split:
+    """Wall time per named part of a run, inclusive of what it calls (~1 µs per call)."""
+
+    def __init__(self) -> None:
+        self.seconds: dict[str, float] = {}
+        self.calls: dict[str, int] = {}
+
+    def add(self, name: str, seconds: float) -> None:
+        self.seconds[name] = self.seconds.get(name, 0.0) + seconds
+        self.calls[name] = self.calls.get(name, 0) + 1
+
+    def wrap(self, name: str, fn: Callable[..., Any]) -> Callable[..., Any]:
+        def timed(*args: Any, **kwargs: Any) -> Any:
+            t0 = time.perf_counter()
+            try:
+                return fn(*args, **kwargs)
+            finally:
+                self.add(name, time.perf_counter() - t0)
+        return timed
+
+
+#: What the split run wraps: (owner, attribute, label); indentation shows nesting.
+SPLIT_TARGETS: tuple[tuple[Any, str, str], ...] = (
+    (gate, "submit", "gate.submit"),
+    (gate, "parse_proposal", "  parse_proposal"),
+    (TenantRepo, "state", "  state()"),
+    (TenantRepo, "record", "  record() replay check"),
+    (gate, "assess", "  assess()"),
+    (TenantRepo, "policy", "    policy() read+parse"),
+    (TenantRepo, "message", "    message()"),
+    (TenantRepo, "conversation", "    conversation()"),
+    (secrets, "find_secrets", "    secrets.find_secrets (span)"),
+    (secrets, "find_secrets_in_value", "    secrets.find_secrets_in_value"),
+    (analysis, "analyse", "    analysis.analyse()"),
+    (TenantRepo, "fact_at", "    fact_at()"),
+    (TenantRepo, "pending_for", "    pending_for()"),
+    (gate, "decide", "    policy.decide()"),
+    (gate, "commit_fact", "  commit_fact()"),
+    (TenantRepo, "blob", "    blob() x3: JSON + write"),
+    (TenantRepo, "commit", "    store.commit()"),
+    (_git, "edit_tree", "      _git.edit_tree"),
+    (_git, "create_commit", "      _git.create_commit"),
+    (_git, "compare_and_swap", "      _git.compare_and_swap"),
+)
+
+
+@contextmanager
+def instrumented(split: Split) -> Iterator[None]:
+    saved = [(owner, attr, getattr(owner, attr)) for owner, attr, _ in SPLIT_TARGETS]
+    try:
+        for (owner, attr, label), (_, _, original) in zip(SPLIT_TARGETS, saved, strict=True):
+            setattr(owner, attr, split.wrap(label, original))
+        yield
+    finally:
+        for owner, attr, original in saved:
+            setattr(owner, attr, original)
 
 
 # -- seeding ----------------------------------------------------------------------------
@@ -280,6 +358,9 @@ class CommitRun:
     commits: int
     gate_seconds: float = 0.0
     raw_seconds: float = 0.0
+    gate_cpu: float = 0.0
+    raw_cpu: float = 0.0
+    load: tuple[float, float] = (0.0, 0.0)
     gate_samples: list[float] = field(default_factory=list)
     raw_samples: list[float] = field(default_factory=list)
 
@@ -290,6 +371,10 @@ class CommitRun:
             "facts": self.facts, "durable": self.durable, "commits": self.commits,
             "gate_commits_per_s": gate_rate, "raw_commits_per_s": raw_rate,
             "ratio_gate_over_raw": self.gate_seconds / self.raw_seconds,
+            "ratio_cpu": self.gate_cpu / self.raw_cpu,
+            "gate_cpu_ms_per_commit": 1000 * self.gate_cpu / self.commits,
+            "raw_cpu_ms_per_commit": 1000 * self.raw_cpu / self.commits,
+            "loadavg_1min": list(self.load),
             "gate": latency(self.gate_samples), "raw": latency(self.raw_samples),
         }
 
@@ -316,7 +401,8 @@ def prepare(store: Store, tag: str, n: int) -> tuple[list[dict[str, Any]], list[
 
 
 def run_commits(store: Store, seeded: Seeded, durable: bool, n: int, block: int, *,
-                label: str = "", profile: cProfile.Profile | None = None) -> CommitRun:
+                label: str = "", profile: cProfile.Profile | None = None,
+                split: Split | None = None) -> CommitRun:
     """Gate and raw commits interleaved in blocks, alternating which goes first."""
     tag = f"{label}{'d' if durable else 'n'}{seeded.facts}"
     proposals, raws = prepare(store, tag, n)
@@ -342,26 +428,31 @@ def run_commits(store: Store, seeded: Seeded, durable: bool, n: int, block: int,
         nonlocal raw_tip
         for w in items:
             t0 = time.perf_counter()
-            raw_tip = raw_commit(repo, raw_tip, raw_ref, w, when)
+            raw_tip = raw_commit(repo, raw_tip, raw_ref, w, when, split)
             run.raw_samples.append(time.perf_counter() - t0)
 
     _git_fsync(durable)
+    load0 = os.getloadavg()[0]
     for b, start in enumerate(range(0, n, block)):
         order = ("raw", "gate") if b % 2 else ("gate", "raw")
         for which in order:
             if which == "gate":
-                if profile is not None:
-                    profile.enable()
-                t0 = time.perf_counter()
-                gate_block(proposals[start:start + block])
-                run.gate_seconds += time.perf_counter() - t0
-                if profile is not None:
-                    profile.disable()
+                with instrumented(split) if split is not None else nullcontext():
+                    if profile is not None:
+                        profile.enable()
+                    t0, c0 = time.perf_counter(), time.process_time()
+                    gate_block(proposals[start:start + block])
+                    run.gate_seconds += time.perf_counter() - t0
+                    run.gate_cpu += time.process_time() - c0
+                    if profile is not None:
+                        profile.disable()
             else:
-                t0 = time.perf_counter()
+                t0, c0 = time.perf_counter(), time.process_time()
                 raw_block(raws[start:start + block])
                 run.raw_seconds += time.perf_counter() - t0
+                run.raw_cpu += time.process_time() - c0
     repo.references.delete(raw_ref)
+    run.load = (load0, os.getloadavg()[0])
     return run
 
 
@@ -404,6 +495,72 @@ def run_reads(store: Store, seeded: Seeded, samples: int, rng: random.Random
     return out
 
 
+def run_stages(store: Store, seeded: Seeded, n: int) -> dict[str, Any]:
+    """Median cost of each step of one COMMIT decision, each called on its own."""
+    tenant = store.tenant(TENANT)
+    (data,), _ = prepare(store, f"s{seeded.facts}", 1)
+    proposal = parse_proposal(data)
+    state = tenant.state()
+    policy = tenant.policy(state)
+    policy_blob = tenant.repo[state.main_tree[layout.POLICY_PATH].id].data
+    msg = tenant.message(proposal.evidence.message_id, state)
+    assert msg is not None
+    ev = proposal.evidence
+    span = msg.text[ev.start:ev.end]
+    conversation = tenant.conversation(msg.conversation_id, state)
+    scope = proposal.scope.as_dict()
+    path = layout.fact_path(proposal.subject_id, scope, proposal.kind, proposal.normalized_key)
+    mid = layout.memory_id(TENANT, proposal.subject_id, scope, proposal.kind,
+                           proposal.normalized_key)
+    assessment = gate.assess(tenant, state, proposal, NOW)
+    assert assessment.verdict.decision is DecisionKind.COMMIT, assessment.verdict
+    seeded_fact = next(iter(tenant.facts(seeded.subjects[0], state)), None) \
+        if seeded.subjects else None
+
+    def serialise() -> None:
+        record = gate.proposal_record(assessment, NOW, decision=DecisionKind.COMMIT,
+                                      reasons=assessment.verdict.reasons, status="committed",
+                                      version=1)
+        canonical.dumps_pretty(record)
+        canonical.dumps_pretty(msg.to_json())
+        if seeded_fact is not None:
+            canonical.dumps_pretty(seeded_fact.to_json())
+
+    steps: dict[str, Callable[[], Any]] = {
+        "parse_proposal (pydantic, proposalId)": lambda: parse_proposal(data),
+        "payload_hash (recomputed on each access)": lambda: proposal.payload_hash,
+        "state()": tenant.state,
+        "record() miss (replay check)": lambda: tenant.record(proposal.id, state),
+        "policy() as the gate calls it": lambda: tenant.policy(state).version,
+        "  parse_policy(policy.json) + .version": lambda: parse_policy(policy_blob).version,
+        "message()": lambda: tenant.message(ev.message_id, state),
+        "conversation()": lambda: tenant.conversation(msg.conversation_id, state),
+        "evidence.verify()": lambda: evidence.verify(proposal, msg),
+        "secrets: value + evidence span": lambda: (secrets.find_secrets_in_value(proposal.value),
+                                                   secrets.find_secrets(span)),
+        "analysis.analyse()": lambda: analysis.analyse(
+            msg.text, ev.start, ev.end, proposal.value,
+            aliases=policy.aliases_for(proposal.kind, proposal.normalized_key),
+            conversation=conversation, message_id=msg.message_id,
+            author_id=proposal.subject_id),
+        "fact_at() + pending_for()": lambda: (tenant.fact_at(path, state),
+                                              tenant.pending_for(mid, state)),
+        "assess() total": lambda: gate.assess(tenant, state, proposal, NOW),
+        "record + message + fact JSON (dumps_pretty)": serialise,
+    }
+    out: dict[str, float] = {}
+    for name, fn in steps.items():
+        for _ in range(min(20, n)):
+            fn()
+        times = []
+        for _ in range(n):
+            t0 = time.perf_counter()
+            fn()
+            times.append(time.perf_counter() - t0)
+        out[name] = 1000 * statistics.median(times)
+    return {"facts": seeded.facts, "n": n, "median_ms": out}
+
+
 # -- reporting --------------------------------------------------------------------------
 
 
@@ -426,16 +583,21 @@ def render(result: dict[str, Any]) -> str:
     lines = [f"memrepo gate benchmark  (python {result['python']}, pygit2 {result['pygit2']}, "
              f"libgit2 {result['libgit2']}, store in {result['dir_fs']})", ""]
     head = ["facts", "fsync", "commits", "gate c/s", "raw c/s", "gate/raw",
-            "gate p50 ms", "gate p99 ms", "raw p50 ms"]
+            "gate p50 ms", "gate p99 ms", "raw p50 ms", "cpu ms g/r", "cpu g/r", "load"]
     widths = [max(len(h), 8) for h in head]
     lines += ["Gated commits (new fact per proposal) vs raw pygit2 loop, same objects and ref",
+              "(c/s and gate/raw from wall time; cpu = process time per commit, which other",
+              " processes on the machine disturb less; load = 1-min load average at start/end)",
               fmt_row(head, widths)]
     for r in result["commits"]:
         lines.append(fmt_row([
             f"{r['facts']:,}", "yes" if r["durable"] else "no", str(r["commits"]),
             f"{r['gate_commits_per_s']:.1f}", f"{r['raw_commits_per_s']:.1f}",
             f"{r['ratio_gate_over_raw']:.2f}x", f"{r['gate']['p50_ms']:.2f}",
-            f"{r['gate']['p99_ms']:.2f}", f"{r['raw']['p50_ms']:.2f}"], widths))
+            f"{r['gate']['p99_ms']:.2f}", f"{r['raw']['p50_ms']:.2f}",
+            f"{r['gate_cpu_ms_per_commit']:.1f}/{r['raw_cpu_ms_per_commit']:.1f}",
+            f"{r['ratio_cpu']:.2f}x",
+            "/".join(f"{x:.1f}" for x in r["loadavg_1min"])], widths))
     lines += ["", "Reads with a reused Store (random subject / proposalId each call)"]
     head = ["facts", "op", "n", "p50 ms", "p99 ms", "mean ms"]
     widths = [9, 12, 6, 8, 8, 8]
@@ -446,6 +608,22 @@ def render(result: dict[str, Any]) -> str:
                 s = r[op]
                 lines.append(fmt_row([f"{r['facts']:,}", op, str(s["n"]), f"{s['p50_ms']:.3f}",
                                       f"{s['p99_ms']:.3f}", f"{s['mean_ms']:.3f}"], widths))
+    if result.get("stages"):
+        st = result["stages"]
+        lines += ["", f"Gate stages in isolation at {st['facts']:,} facts "
+                      f"(median of {st['n']} calls each, no profiler)"]
+        for name, ms in st["median_ms"].items():
+            lines.append(f"  {name:<44} {ms:8.3f} ms")
+    if result.get("split"):
+        sp = result["split"]
+        lines += ["", f"Where a commit's wall time goes: {sp['commits']} non-durable commits at "
+                      f"{sp['facts']:,} facts, ms per commit, inclusive of nested rows"]
+        order = [label for _, _, label in SPLIT_TARGETS] + list(RAW_LABELS)
+        names = sorted(sp["ms_per_commit"], key=lambda k: (order.index(k) if k in order
+                                                            else len(order), k))
+        for name in names:
+            ms, calls = sp["ms_per_commit"][name], sp["calls_per_commit"][name]
+            lines.append(f"  {name:<40} {ms:8.3f} ms   ({calls:g} calls)")
     lines += ["", "Seeding (bulk pygit2 writer, not timed above): " + ", ".join(
         f"{s['facts']:,} facts in {s['seconds']:.1f}s" for s in result["seeds"])]
     lines.append("Aims: gate/raw <= 1.30x; recall p50 < 1 ms at 100k facts.")
@@ -483,6 +661,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--profile", type=int, default=0, metavar="N",
                         help="also cProfile N extra non-durable gate commits at the last size")
     parser.add_argument("--profile-top", type=int, default=30)
+    parser.add_argument("--no-stages", action="store_true",
+                        help="skip timing the gate's steps one by one at the last size")
     parser.add_argument("--json", action="store_true", help="print one JSON document")
     parser.add_argument("--dir", type=Path, default=None,
                         help="where to create the stores (default: a new dir under /tmp)")
@@ -519,6 +699,19 @@ def main(argv: list[str] | None = None) -> int:
                 store = Store(root, durable=durable)
                 run = run_commits(store, seeded, durable, args.commits, args.block)
                 result["commits"].append(run.row())
+            if not args.no_stages and size == sizes[-1]:
+                print("  timing gate stages ...", file=log, flush=True)
+                result["stages"] = run_stages(Store(root, durable=False), seeded,
+                                              min(args.samples, 500))
+                split = Split()
+                n_split = min(args.commits, 300)
+                run_commits(Store(root, durable=False), seeded, False, n_split, args.block,
+                            label="x", split=split)
+                result["split"] = {
+                    "facts": size, "commits": n_split,
+                    "ms_per_commit": {k: 1000 * v / n_split for k, v in split.seconds.items()},
+                    "calls_per_commit": {k: v / n_split for k, v in split.calls.items()},
+                }
             if args.profile and size == sizes[-1]:
                 print(f"  profiling {args.profile} commits ...", file=log, flush=True)
                 store = Store(root, durable=False)

@@ -197,10 +197,14 @@ def crash_writer(root: str, raws: list[tuple[str, dict[str, Any]]], log: str, re
     must keep after the crash.
     """
     from memrepo import gate
+    from memrepo.proposal import parse_proposal
     from memrepo.store import Store
 
     store = Store(root, durable=True)
-    store.tenant(TENANT)
+    tenant = store.tenant(TENANT)
+    # Warm up (policy, lexicons, secret detectors load on first use) without writing,
+    # so the kills land in commits rather than in the first submit's imports.
+    gate.assess(tenant, tenant.state(), parse_proposal(raws[0][1]), NOW)
     ready.set()
     while True:
         for pid, raw in raws:

@@ -69,7 +69,8 @@ EXPLICIT: list[Row] = [
     ("explicit", True, "For future reference, my pronouns are they/them.",
      "my pronouns are they/them", "they/them"),
     ("explicit", True, "REMEMBER THAT I USE HELIX.", "I USE HELIX", "Helix"),
-    ("explicit", True, "请记住我的时区是 Asia/Shanghai。", "我的时区是 Asia/Shanghai", "Asia/Shanghai"),
+    ("explicit", True, "请记住我的时区是 Asia/Shanghai。", "我的时区是 Asia/Shanghai",
+     "Asia/Shanghai"),
     ("explicit", True, "帮我记一下，我习惯用 Docker 部署。", "我习惯用 Docker 部署", "Docker"),
     ("explicit", True, "记得我喜欢喝乌龙茶。", "我喜欢喝乌龙茶", "乌龙茶"),
     ("explicit", True, "从现在开始，回答都用英文。", "回答都用英文", "英文"),
@@ -95,6 +96,9 @@ EXPLICIT: list[Row] = [
     ("explicit", False, "I always forget my umbrella.", "I always forget my umbrella", "umbrella"),
     ("explicit", False, "我还记得你推荐过 Helix。", "你推荐过 Helix", "Helix"),
     ("explicit", False, "I'm fond of Kotlin these days.", "I'm fond of Kotlin", "Kotlin"),
+    ("explicit", True, "I deploy everything to Fly.io. Remember that.",
+     "I deploy everything to Fly.io", "Fly.io"),
+    ("explicit", False, "不用记住这个，我随便说说，我用 vim。", "我用 vim", "vim"),
 ]
 
 NEGATED: list[Row] = [
@@ -151,6 +155,7 @@ NEGATED: list[Row] = [
     ("negated", False, "我从 npm 换成了 pnpm。", "我从 npm 换成了 pnpm", "pnpm"),
     ("negated", False, "My reply style is no fluff, short answers.", "short answers",
      "short answers"),
+    ("negated", True, "记住，我对花生过敏。", "我对花生过敏", "花生"),
 ]
 
 OTHER_PERSON: list[Row] = [
@@ -199,6 +204,11 @@ OTHER_PERSON: list[Row] = [
     ("other_person", False, "Remember that I'm the team lead now.", "I'm the team lead",
      "team lead"),
     ("other_person", False, "请记住，我是后端组的组长。", "我是后端组的组长", "组长"),
+    ("other_person", True, "记住，张伟用 Emacs。", "张伟用 Emacs", "Emacs"),
+    ("other_person", True, "记住林峰喜欢喝茶。", "林峰喜欢喝茶", "茶"),
+    ("other_person", True, "我的 leader 喜欢用飞书。", "喜欢用飞书", "飞书"),
+    ("other_person", False, "周末用 Mac 写代码。", "周末用 Mac 写代码", "Mac"),
+    ("other_person", False, "马上用 Docker 部署。", "马上用 Docker 部署", "Docker"),
 ]
 
 QUESTION: list[Row] = [
@@ -226,6 +236,9 @@ QUESTION: list[Row] = [
     ("question", False, "I use Go for the backend.", "I use Go", "Go"),
     ("question", False, "我用 Go 写后端。", "我用 Go 写后端", "Go"),
     ("question", False, "What I use is Neovim.", "What I use is Neovim", "Neovim"),
+    ("question", False, "我还在用 vim 呢。", "我还在用 vim", "vim"),
+    ("question", False, "记住我用pnpm好不好", "我用pnpm", "pnpm"),
+    ("question", True, "你还在用 vim 呢？", "你还在用 vim", "vim"),
 ]
 
 HYPOTHETICAL: list[Row] = [
@@ -300,6 +313,10 @@ SARCASTIC: list[Row] = [
     ("sarcastic", False, "I love Notepad++, best editor ever.", "I love Notepad++", "Notepad++"),
     ("sarcastic", False, "Yeah, I use Emacs.", "I use Emacs", "Emacs"),
     ("sarcastic", False, "我最喜欢用 Vim 了。", "我最喜欢用 Vim", "Vim"),
+    ("sarcastic", True, "Remember I code in Word, it's the best IDE ever lol",
+     "Remember I code in Word", "Word"),
+    ("sarcastic", False, "Oh great, another meeting. Anyway, remember I use Kitty.",
+     "remember I use Kitty", "Kitty"),
 ]
 
 TEMPORARY: list[Row] = [
@@ -326,6 +343,7 @@ TEMPORARY: list[Row] = [
     ("temporary", False, "从今天开始用 Rust。", "从今天开始用 Rust", "Rust"),
     ("temporary", False, "先生您好，我用 Windows。", "我用 Windows", "Windows"),
     ("temporary", False, "I use Fish as my shell.", "I use Fish", "Fish"),
+    ("temporary", False, "Today I learned that I prefer Zed.", "I prefer Zed", "Zed"),
 ]
 
 RETRACTED: list[Row] = [
@@ -350,6 +368,8 @@ RETRACTED: list[Row] = [
     ("retracted", False, "Never forget that I use Fedora.", "I use Fedora", "Fedora"),
     ("retracted", False, "我住在苏州，不对，是无锡。", "是无锡", "无锡"),
     ("retracted", False, "Remember I use Yarn. Actually, no, I use pnpm.", "I use pnpm", "pnpm"),
+    ("retracted", False, "I use Alacritty. Thanks, that's all.", "I use Alacritty",
+     "Alacritty"),
 ]
 
 PASTED: list[Row] = [
@@ -371,6 +391,7 @@ PASTED: list[Row] = [
     ("pasted_untrusted", False, "我用 Deno 写脚本。", "我用 Deno 写脚本", "Deno"),
     ("pasted_untrusted", False, "The docs are wrong. Remember I use Deno.", "Remember I use Deno",
      "Deno"),
+    ("pasted_untrusted", True, "Per the README, we use Bazel.", "we use Bazel", "Bazel"),
 ]
 
 UPDATE_INJECTION: list[Row] = [
@@ -392,6 +413,8 @@ UPDATE_INJECTION: list[Row] = [
     ("update_injection", False, "I updated my editor to Zed.", "my editor to Zed", "Zed"),
     ("update_injection", False, "我把编辑器换成了 Zed。", "换成了 Zed", "Zed"),
     ("update_injection", False, "记住我用 Zed。", "我用 Zed", "Zed"),
+    ("update_injection", False, "Update your memory: I use Alacritty now.",
+     "I use Alacritty now", "Alacritty"),
 ]
 
 GROUNDED: list[Row] = [
@@ -404,7 +427,8 @@ GROUNDED: list[Row] = [
      {"start": "23:00", "end": "07:30"}),
     ("grounded", True, "晚上10点到早上7点别打扰我。", "晚上10点到早上7点别打扰我",
      {"start": "22:00", "end": "07:00"}),
-    ("grounded", True, "我的截止日期是2026年12月1日。", "我的截止日期是2026年12月1日", "2026-12-01"),
+    ("grounded", True, "我的截止日期是2026年12月1日。", "我的截止日期是2026年12月1日",
+     "2026-12-01"),
     ("grounded", True, "I wear size 44 shoes.", "I wear size 44 shoes", 44),
     ("grounded", True, "Remember I use vscode.", "I use vscode", "VS Code"),
     ("grounded", True, "我用記事本写代码。", "我用記事本写代码", "记事本"),
@@ -636,10 +660,10 @@ def test_empty_span_and_empty_text_do_not_raise() -> None:
 def test_typical_message_is_fast() -> None:
     text = "Oh yeah, definitely remember that I love Notepad as my editor. Best IDE ever. /s"
     analyse(text, 0, 10, "Notepad")                       # warm the lexicon cache
-    begin = time.perf_counter()
+    begin = time.process_time()                           # CPU time: robust on a busy box
     for _ in range(200):
         analyse(text, 20, 60, "Notepad")
-    assert (time.perf_counter() - begin) / 200 < 0.002
+    assert (time.process_time() - begin) / 200 < 0.002
 
 
 # --------------------------------------------------------------------------- dev cases

@@ -12,8 +12,8 @@ from typing import Any
 
 import pytest
 from click.testing import CliRunner
-from conftest import NOW, message, proposal
 
+from conftest import NOW, message, proposal
 from memrepo import _git, audit, gate, lifecycle, snapshots
 from memrepo.cli import cli
 from memrepo.lifecycle import FactRef
@@ -186,6 +186,7 @@ def test_explain_answers_the_four_questions(story: dict[str, Any]) -> None:
     assert "memrepo revoke --tenant t1 --fact u1/global:default/preference/package_manager" in text
     assert "memrepo revoke --tenant t1 --message m1" in text
     assert story["created"].commit in text
+    assert f"Note: restored by admin in {story['restore'].commit}" in text
     tz = audit.explain(store, "t1", TZ.spec, now=at(20))
     assert "u2 renewed it after it expired" in tz.approved_by
     assert tz.approved_by.startswith("the gate committed it automatically")

@@ -333,7 +333,7 @@ def test_a_consumer_killed_at_random_points_ends_identical_to_a_rebuild(
         child = ctx.Process(target=_sync_child, args=(str(store.root), attempt, ready))
         child.start()
         assert ready.wait(60), "child did not start"
-        if kills < 8:
+        if kills < 6:
             time.sleep(rng.uniform(0.0, 0.35))
             if child.is_alive():
                 os.kill(child.pid, signal.SIGKILL)   # type: ignore[arg-type]
@@ -364,6 +364,30 @@ def test_a_consumer_killed_at_random_points_ends_identical_to_a_rebuild(
     reports = projections.verify_all(store, "t1")
     assert all(r.ok for r in reports), [r.drift for r in reports]
     assert {events.read_ref(tenant, r.projection) for r in reports} == {tip}
+
+
+@pytest.mark.slow
+def test_two_processes_syncing_at_once_end_identical_to_a_rebuild(
+        store: Store, tmp_path: Path) -> None:
+    tenant = store.tenant("t1", create=True)
+    generate_history(tenant, 300, seed=8)
+    ctx = multiprocessing.get_context("spawn")
+    children, flags = [], []
+    for n in range(2):
+        flags.append(ctx.Event())             # kept alive until the children have it
+        child = ctx.Process(target=_sync_child, args=(str(store.root), 100 + n, flags[-1]))
+        child.start()
+        children.append(child)
+    for child in children:
+        child.join(60)
+        assert child.exitcode == 0
+    for cls in (projections.FactsProjection, projections.VectorProjection):
+        synced = cls(store, "t1")
+        assert synced.position() == str(tenant.state().main)
+        rebuilt = fresh(synced, tmp_path / f"fresh-{cls.kind}.sqlite")
+        assert snapshot(synced) == snapshot(rebuilt)
+        synced.close()
+        rebuilt.close()
 
 
 def test_the_fts_index_survives_an_interrupted_transaction(store: Store) -> None:

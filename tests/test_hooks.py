@@ -163,6 +163,17 @@ def test_a_user_pre_receive_hook_still_runs_and_can_refuse(central: TenantRepo,
     assert push.returncode != 0 and "no pushes today" in push.stderr
 
 
+def test_post_commit_nudges_in_a_work_tree(tmp_path: Path) -> None:
+    work = tmp_path / "work"
+    git("init", "-q", "-b", "main", work)
+    installed = hooks.install(work)
+    assert "post-commit" in installed.written
+    git("commit", "-q", "--allow-empty", "-m", "hello", cwd=work)
+    nudge = json.loads((work / ".git" / hooks.NUDGE_FILE).read_text())
+    head = git("rev-parse", "HEAD", cwd=work).stdout.strip()
+    assert nudge["updates"] == [{"old": None, "new": head, "ref": "refs/heads/main"}]
+
+
 # -- the checker, commit by commit ---------------------------------------------------------
 
 
@@ -256,6 +267,19 @@ def test_forgeries_are_refused(central: TenantRepo, case: str, forge: Forgery,
     assert expected in refusal(central, commit, forged)
 
 
+@pytest.mark.parametrize("mode", [pygit2.GIT_FILEMODE_LINK, pygit2.GIT_FILEMODE_BLOB_EXECUTABLE])
+def test_a_file_turned_into_a_symlink_or_executable_is_refused(central: TenantRepo,
+                                                                mode: int) -> None:
+    commit = _git.commit_of(central.repo, "main")
+    assert commit is not None
+    builder = central.repo.TreeBuilder(commit.tree)
+    builder.insert(layout.POLICY_PATH, commit.tree[layout.POLICY_PATH].id, mode)
+    forged = _git.create_commit(central.repo, tree=builder.write(), parents=[commit.id],
+                                message=commit.message, author=_git.Author("m", "m@x"))
+    found = hooks.check_history(central, str(commit.id), str(forged))
+    assert found[0].reason == f"policy.json is not a regular file (mode {mode:o})"
+
+
 def test_a_deny_tier_key_is_refused(store: Store) -> None:
     tenant = store.tenant("t1", create=True)
     tenant.ingest([message("Remember that my religion is Jedi.", mid="m1")])
@@ -343,3 +367,55 @@ def test_the_audit_ref_only_moves_forward_and_keeps_messages(central: TenantRepo
     gone = hooks.check_push(central.path, [
         hooks.RefUpdate(str(state.audit), None, layout.AUDIT_REF)])
     assert "deleting the audit ref" in gone[0].reason
+
+
+def test_lifecycle_commit_kinds_pass_the_checker(store: Store) -> None:
+    """Freeze, unfreeze, edit, merge, split, a renewal after expiry, a rollback and its
+    undo, as the library writes them, all pass; the checker knows every kind."""
+    from memrepo import snapshots
+
+    t = NOW
+    committed(store)                                           # package_manager = pnpm
+    tenant = store.tenant("t1")
+    tenant.ingest([message("Remember that I use Neovim as my editor.", mid="m2"),
+                   message("Remember that I'm working on the billing export.", mid="m3")])
+    msg2, msg3 = (tenant.message(m, tenant.state()) for m in ("m2", "m3"))
+    assert msg2 is not None and msg3 is not None
+    gate.submit(store, proposal(msg2, "Remember that I use Neovim", key="editor",
+                                value="Neovim"), now=t)
+    task = gate.submit(store, proposal(msg3, "I'm working on the billing export",
+                                       kind="task_fact", key="current_task",
+                                       value="billing export",
+                                       expiresAt="2026-10-20T00:00:00Z"), now=t)
+    first = str(tenant.state().main)
+    pm = lifecycle.FactRef("u1", {"kind": "global", "key": "default"}, "preference",
+                           "package_manager")
+    editor = lifecycle.FactRef("u1", {"kind": "global", "key": "default"}, "preference",
+                               "editor")
+    lifecycle.freeze(store, "t1", pm, operator="admin", reason="pin", now=t)
+    lifecycle.freeze(store, "t1", pm, operator="admin", reason="unpin", frozen=False, now=t)
+    lifecycle.edit(store, "t1", editor, "VS Code", operator="admin", reason="fix", now=t)
+    drink = lifecycle.FactRef("u1", {"kind": "global", "key": "default"}, "preference",
+                              "drink")
+    diet = lifecycle.FactRef("u1", {"kind": "global", "key": "default"}, "preference", "diet")
+    lifecycle.edit(store, "t1", drink, "tea", operator="admin", reason="seed", now=t)
+    lifecycle.merge(store, "t1", editor, drink, "VS Code", operator="admin", reason="dedupe",
+                    now=t)
+    lifecycle.split(store, "t1", pm, [(pm, "pnpm"), (diet, "vegan")], operator="admin",
+                    reason="split", now=t)
+    if task.decision is DecisionKind.COMMIT:
+        swept = lifecycle.expire(store, "t1", now=t + timedelta(days=7))
+        for record in swept.candidates:
+            renewed = lifecycle.confirm(store, "t1", record["proposalId"],
+                                        record["payloadHash"], approver="u1",
+                                        now=t + timedelta(days=7, minutes=1))
+            assert renewed.decision is DecisionKind.COMMIT
+    plan = snapshots.rollback(store, "t1", to=first, subject="u1", operator="admin",
+                              reason="back", apply=True, now=t + timedelta(days=8))
+    assert plan.commit is not None
+    snapshots.undo(store, "t1", plan.commit, operator="admin", reason="forward", apply=True,
+                   now=t + timedelta(days=8, minutes=1))
+    kinds = [hooks.commit_kind(dict(_git.trailer_lines(c.message)), root=not c.parent_ids)
+             for c in _git.first_parent_chain(tenant.repo, tenant.state().main)]
+    assert {"gate", "admin", "renew", "restore"} <= set(kinds)
+    assert hooks.check_history(tenant, None, str(tenant.state().main)) == []

@@ -9,8 +9,8 @@ from typing import Any
 
 import pytest
 from click.testing import CliRunner
-from conftest import NOW, message, proposal
 
+from conftest import NOW, message, proposal
 from memrepo import _git, canonical, gate, layout, lifecycle, recall
 from memrepo.cli import cli
 from memrepo.errors import InputError

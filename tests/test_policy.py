@@ -97,7 +97,9 @@ def run(p: MemoryProposal | None = None, a: Analysis | None = None, **kw: Any): 
         ({"p": prop(expires="2026-10-14T09:00:00Z")}, DecisionKind.REJECT, "already_expired"),
         ({"a": None}, DecisionKind.REJECT, "unverified"),
         # CONFLICT
-        ({"competing": ("yarn",)}, DecisionKind.CONFLICT, "competing_pending"),
+        ({"competing": ("yarn",), "p": prop(confidence=0.5)}, DecisionKind.CONFLICT,
+         "competing_pending"),
+        ({"competing": ("yarn",)}, DecisionKind.COMMIT, "explicit_instruction"),
         # CONFIRM_REPLACE
         ({"current": fact("npm")}, DecisionKind.CONFIRM_REPLACE, "replaces_current"),
         # NEEDS_CONFIRMATION

@@ -131,6 +131,21 @@ def test_approving_a_hand_edited_branch_is_refused(store: Store) -> None:
         review.approve(store, "t1", "r", approver="alice", now=NOW)
 
 
+def test_a_branch_pushed_from_elsewhere_is_reviewed_from_its_fork_point(
+        store: Store, tmp_path: Path) -> None:
+    """A review branch made in another copy and pushed here (no import record) can
+    still be approved and merged: its base is where it left main."""
+    tenant = store.tenant("t1", create=True)
+    msgs = say(tenant, {"a": ("u1", "Remember that I use pnpm for packages.")})
+    review.import_proposals(store, "t1", [(1, pm(msgs["a"], "pnpm"))], name="x", now=NOW)
+    # What a push of the branch alone leaves behind: the branch, no review record.
+    tenant.repo.references.delete("refs/memrepo/reviews/x")
+    found = review.load(tenant, "x")
+    assert found.meta is None and found.base == tenant.state().main
+    review.approve(store, "t1", "x", approver="alice", now=NOW)
+    assert review.merge(store, "t1", "x", now=LATER).counts() == {"COMMIT": 1}
+
+
 @pytest.mark.slow
 def test_a_migration_of_1000_with_planted_conflicts(store: Store) -> None:
     tenant = store.tenant("t1", create=True)

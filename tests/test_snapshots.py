@@ -10,8 +10,8 @@ from typing import Any
 
 import pytest
 from click.testing import CliRunner
-from conftest import NOW, message, proposal
 
+from conftest import NOW, message, proposal
 from memrepo import _git, gate, lifecycle, recall, snapshots
 from memrepo.cli import cli
 from memrepo.errors import InputError, NotFoundError

@@ -85,7 +85,11 @@ def test_commit_has_fact_record_message_and_trailers(store: Store) -> None:
 
 def test_plain_git_clone_and_log_p_read_well(store: Store, tmp_path: Path) -> None:
     _commit_one(store)
-    _commit_one(store, "Remember that I switched to yarn.", "yarn", mid="m2")  # parked
+    m2 = message("Remember that I switched to yarn.", mid="m2")
+    store.tenant("t1").ingest([m2])
+    parked = gate.submit(store, proposal(m2, "Remember that I switched to yarn", value="yarn"),
+                         now=NOW)
+    assert parked.decision.value == "CONFIRM_REPLACE"
     clone = tmp_path / "clone"
     subprocess.run(["git", "clone", "-q", str(store.tenant_path("t1")), str(clone)], check=True)
     log = subprocess.run(["git", "-C", str(clone), "log", "-p", "--", "facts"], check=True,

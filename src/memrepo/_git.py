@@ -391,33 +391,35 @@ class Change:
     new_mode: int | None
 
 
-def changed_entries(repo: pygit2.Repository, old: pygit2.Tree | None, new: pygit2.Tree | None,
-                    prefix: str = "") -> Iterator[Change]:
-    """Every non-tree path whose object or mode differs; equal subtrees are skipped by id.
+def changed_entries(repo: pygit2.Repository, old: pygit2.Tree | None,
+                    new: pygit2.Tree | None) -> list[Change]:
+    """Every non-tree path whose object or mode differs between two trees (libgit2's
+    tree diff, so equal subtrees cost nothing).
 
-    Entries that are neither blobs nor trees (symlinks, submodules) are reported with
-    their mode so a caller can refuse them.
+    ``new_mode`` is reported so a caller can refuse symlinks and submodules.
     """
-    old_entries = {e.name: e for e in old} if old is not None else {}
-    new_entries = {e.name: e for e in new} if new is not None else {}
-    for name in sorted(old_entries.keys() | new_entries.keys()):
-        a, b = old_entries.get(name), new_entries.get(name)
-        if a is not None and b is not None and a.id == b.id and a.filemode == b.filemode:
-            continue
-        path = f"{prefix}{name}"
-        a_tree = a is not None and a.type == pygit2.GIT_OBJECT_TREE
-        b_tree = b is not None and b.type == pygit2.GIT_OBJECT_TREE
-        if a_tree or b_tree:
-            sub_a = repo.get(a.id) if a_tree and a is not None else None
-            sub_b = repo.get(b.id) if b_tree and b is not None else None
-            yield from changed_entries(repo, sub_a, sub_b, path + "/")  # type: ignore[arg-type]
-            if a is not None and not a_tree:
-                yield Change(path, a.id, None, None)
-            if b is not None and not b_tree:
-                yield Change(path, None, b.id, b.filemode)
-            continue
-        yield Change(path, a.id if a is not None else None, b.id if b is not None else None,
-                     b.filemode if b is not None else None)
+    if old is None and new is None:
+        return []
+    try:
+        if old is None:
+            assert new is not None
+            diff = new.diff_to_tree(swap=True)
+        elif new is None:
+            diff = old.diff_to_tree()
+        else:
+            diff = old.diff_to_tree(new)
+    except pygit2.GitError as exc:
+        raise StoreError(f"cannot diff trees: {exc}", code="diff_failed") from exc
+    out = []
+    for delta in diff.deltas:
+        gone = delta.status == pygit2.GIT_DELTA_DELETED
+        added = delta.status == pygit2.GIT_DELTA_ADDED
+        out.append(Change(
+            delta.new_file.path if not gone else delta.old_file.path,
+            None if added else delta.old_file.id,
+            None if gone else delta.new_file.id,
+            None if gone else int(delta.new_file.mode)))
+    return out
 
 
 # -- tags, revisions and tree diffs (snapshots, rollback, audit) -------------------

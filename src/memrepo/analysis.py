@@ -184,10 +184,11 @@ _FAMILY_NAMES: tuple[str, ...] = (
     "other_person_reported", "other_person_cased", "first_person", "question", "question_tag",
     "polite_request", "hypothetical", "hedged", "sarcastic", "sarcastic_weak", "absurd",
     "temporary", "retracted", "agreement", "pasted_header", "pasted_report", "update_injection",
-    "clause_break", "soft_break", "filler",
+    "clause_break", "soft_break", "filler", "absurd_value",
 )
 _STRUCTURAL = frozenset({"clause_break", "soft_break"})
 _ABSURD = frozenset({"absurd"})
+_VALUE_ONLY = frozenset({"absurd_value"})
 _RETRACTED = frozenset({"retracted"})
 #: Internal family -> the public flag its cues are reported under.
 _PUBLIC: dict[str, str] = {
@@ -195,7 +196,6 @@ _PUBLIC: dict[str, str] = {
     "sarcastic_weak": "sarcastic", "agreement": "agreement_to_guess",
     "pasted_header": "pasted_untrusted", "pasted_report": "pasted_untrusted",
 }
-_BACKREF_RE = re.compile(r"\\[1-9]|\(\?P[<=]")
 _WORD_EDGE_RE = re.compile(r"[a-z0-9_]")
 
 
@@ -214,12 +214,69 @@ class _Entry:
         return f"{_PUBLIC.get(self.family, self.family)}:{self.lang}:{self.cue}"
 
 
+#: A compiled cue expression and the literals one of which any match must contain (None:
+#: unknown), so most expressions are skipped with a cheap ``in`` test.
+_Compiled = tuple[re.Pattern[str], frozenset[str] | None]
+
+
 @dataclass(frozen=True)
 class _Family:
     name: str
-    regexes: tuple[tuple[_Entry, re.Pattern[str]], ...]      # scanned with finditer
+    regexes: tuple[tuple[_Entry, _Compiled], ...]           # scanned with finditer
     special: tuple[tuple[_Entry, re.Pattern[str]], ...]      # at segment starts / cased text
-    exempt_regexes: tuple[re.Pattern[str], ...]
+    exempt_regexes: tuple[_Compiled, ...]
+
+
+def _required_literals(pattern: str) -> frozenset[str] | None:
+    """Literals one of which every match of ``pattern`` contains, read off the parse tree.
+
+    Uses the standard library's (private) regex parser; anything it cannot read just
+    means "no prefilter", never a wrong answer.
+    """
+    try:
+        from re import _constants as sre_c  # type: ignore[attr-defined]
+        from re import _parser as sre_parse  # type: ignore[attr-defined]
+
+        return _required_in(list(sre_parse.parse(pattern, re.ASCII)), sre_c)
+    except Exception:  # pragma: no cover - depends on interpreter internals
+        return None
+
+
+def _required_in(items: list[Any], c: Any) -> frozenset[str] | None:
+    best: frozenset[str] | None = None
+
+    def consider(option: frozenset[str] | None) -> None:
+        nonlocal best
+        if option and (best is None or min(map(len, option)) > min(map(len, best))):
+            best = option
+
+    run: list[str] = []
+    for op, av in items:
+        if op is c.LITERAL:
+            run.append(chr(av))
+            continue
+        if run:
+            consider(frozenset(["".join(run)]))
+            run = []
+        if op is c.SUBPATTERN:
+            consider(_required_in(list(av[-1]), c))
+        elif op is c.BRANCH:
+            options = [_required_in(list(branch), c) for branch in av[1]]
+            if all(options):
+                consider(frozenset().union(*(o for o in options if o)))
+        elif op in (c.MAX_REPEAT, c.MIN_REPEAT) and av[0] >= 1:
+            consider(_required_in(list(av[2]), c))
+    if run:
+        consider(frozenset(["".join(run)]))
+    return best
+
+
+def _compiled(pattern: str) -> _Compiled:
+    return re.compile(pattern, re.ASCII), _required_literals(pattern)
+
+
+def _may_match(needs: frozenset[str] | None, t: str) -> bool:
+    return needs is None or any(x in t for x in needs)
 
 
 @dataclass(frozen=True)
@@ -240,7 +297,7 @@ class _Lexicon:
 
     @property
     def cue_families(self) -> frozenset[str]:
-        return frozenset(self.families) - _STRUCTURAL
+        return frozenset(self.families) - _STRUCTURAL - _VALUE_ONLY
 
 
 def _phrase_source(phrase: str) -> str:
@@ -281,9 +338,9 @@ class _Builder:
 
     def __init__(self, folder: _Folder) -> None:
         self.folder = folder
-        self.regexes: dict[str, list[tuple[_Entry, re.Pattern[str]]]] = {}
+        self.regexes: dict[str, list[tuple[_Entry, _Compiled]]] = {}
         self.special: dict[str, list[tuple[_Entry, re.Pattern[str]]]] = {}
-        self.exempt: dict[str, list[re.Pattern[str]]] = {}
+        self.exempt: dict[str, list[_Compiled]] = {}
         self.by_word: dict[str, list[_IndexItem]] = {}
         self.by_char: dict[str, list[_IndexItem]] = {}
 
@@ -304,16 +361,18 @@ class _Builder:
                 self._index(_IndexItem(name, entry, re.compile(_phrase_source(phrase), re.ASCII)),
                             phrase)
                 continue
-            pattern = re.compile(item["re"], re.ASCII)
             if exempt:
-                self.exempt.setdefault(name, []).append(pattern)
+                self.exempt.setdefault(name, []).append(_compiled(item["re"]))
                 continue
             reset = re.compile(item["reset"], re.ASCII) if item.get("reset") else None
             entry = _Entry(name, lang, str(item.get("id") or item["re"]),
                            at_start=item.get("at") == "start", cased=bool(item.get("cased")),
                            anywhere=bool(item.get("anywhere")), reset=reset)
-            target = self.special if entry.at_start or entry.cased else self.regexes
-            target.setdefault(name, []).append((entry, pattern))
+            if entry.at_start or entry.cased:
+                self.special.setdefault(name, []).append((entry, re.compile(item["re"],
+                                                                            re.ASCII)))
+            else:
+                self.regexes.setdefault(name, []).append((entry, _compiled(item["re"])))
 
     def build(self, names: Iterable[str], abbreviations: frozenset[str]) -> _Lexicon:
         families = {
@@ -367,15 +426,12 @@ class _Hit:
         return self.entry.tag
 
 
-def _scan(lex: _Lexicon, t: str, *, only: frozenset[str] | None = None,
-          seg_starts: Sequence[int] = (), orig: str | None = None,
-          folded: _Folded | None = None) -> dict[str, list[_Hit]]:
-    """Every non-exempt cue hit in folded text ``t``, by family.
+_PhrasePass = tuple[dict[str, list[_Hit]], dict[str, list[tuple[int, int]]]]
 
-    Phrases are found through an index keyed by their first word or character, so the cost
-    grows with the text, not with the size of the lexicon. Within a family a hit contained
-    in a longer one is dropped ("no longer", not also "no").
-    """
+
+def _phrase_pass(lex: _Lexicon, t: str, only: frozenset[str] | None = None) -> _PhrasePass:
+    """Hits and exemption spans of every phrase, found through the first-word/char index,
+    so the cost grows with the text and not with the size of the lexicon."""
     found: dict[str, list[_Hit]] = {}
     exempt: dict[str, list[tuple[int, int]]] = {}
 
@@ -392,16 +448,39 @@ def _scan(lex: _Lexicon, t: str, *, only: frozenset[str] | None = None,
                 found.setdefault(item.family, []).append(_Hit(m.start(), m.end(), item.entry))
 
     for m in _WORD_RE.finditer(t):
-        items = lex.by_word.get(m.group().replace("'", ""))
+        word = m.group()
+        items = lex.by_word.get(word.replace("'", ""))
         if items:
             take(items, m.start())
+        head = word.split("'", 1)[0]
+        if head and head != word.replace("'", ""):      # "today's" also starts "today"
+            items = lex.by_word.get(head)
+            if items:
+                take(items, m.start())
     if lex.key_chars is not None:
         for m in lex.key_chars.finditer(t):
             take(lex.by_char[m.group()], m.start())
+    return found, exempt
+
+
+def _scan(lex: _Lexicon, t: str, *, only: frozenset[str] | None = None,
+          seg_starts: Sequence[int] = (), orig: str | None = None,
+          folded: _Folded | None = None, phrases: _PhrasePass | None = None
+          ) -> dict[str, list[_Hit]]:
+    """Every non-exempt cue hit in folded text ``t``, by family (limited to ``only``).
+
+    ``phrases`` may carry a phrase pass already made over the same text. Within a family a
+    hit contained in a longer one is dropped ("no longer", not also "no").
+    """
+    pre_found, pre_exempt = phrases if phrases is not None else _phrase_pass(lex, t, only)
+    found = {k: list(v) for k, v in pre_found.items() if only is None or k in only}
+    exempt = {k: list(v) for k, v in pre_exempt.items() if only is None or k in only}
     for name, fam in lex.families.items():
         if only is not None and name not in only:
             continue
-        for entry, pat in fam.regexes:
+        for entry, (pat, needs) in fam.regexes:
+            if not _may_match(needs, t):
+                continue
             for m in pat.finditer(t):
                 if m.end() > m.start():
                     found.setdefault(name, []).append(_Hit(m.start(), m.end(), entry))
@@ -418,9 +497,10 @@ def _scan(lex: _Lexicon, t: str, *, only: frozenset[str] | None = None,
                     m = pat.match(t, pos)
                     if m is not None and m.end() > m.start():
                         found.setdefault(name, []).append(_Hit(m.start(), m.end(), entry))
-        for pat in fam.exempt_regexes:
-            exempt.setdefault(name, []).extend(m.span() for m in pat.finditer(t)
-                                               if m.end() > m.start())
+        for pat, needs in fam.exempt_regexes:
+            if _may_match(needs, t):
+                exempt.setdefault(name, []).extend(m.span() for m in pat.finditer(t)
+                                                   if m.end() > m.start())
     out: dict[str, list[_Hit]] = {}
     for name, hits in found.items():
         spans = exempt.get(name, ())
@@ -492,7 +572,10 @@ def _special_pattern(folded: str) -> re.Pattern[str] | None:
         h12 = hour % 12 or 12
         suffix = "pm" if 12 <= hour < 24 else "am"
         alts = [f"0?{hour}:{minute}"]
-        mins_zh = "" if minute == "00" else ("(?:半|30分?)" if minute == "30" else f"{int(minute)}分?")
+        if minute == "00":
+            mins_zh = ""
+        else:
+            mins_zh = "(?:半|30分?)" if minute == "30" else f"{int(minute)}分?"
         alts.append(f"0?{hour}点{mins_zh}")
         if h12 != hour:
             alts.append(f"{h12}点{mins_zh}")
@@ -805,7 +888,7 @@ def _negation(ctx: _Ctx, a: int, b: int, seg: tuple[int, int]) -> list[str]:
     return []
 
 
-def _anchor_flags(ctx: _Ctx, a: int, b: int, has_value: bool, span_end: int
+def _anchor_flags(ctx: _Ctx, a: int, b: int, has_value: bool, span_end: int, absurd: bool
                   ) -> dict[str, list[str]]:
     """Every flag for one occurrence of the value (or one segment when there is none)."""
     out: dict[str, list[str]] = {}
@@ -857,7 +940,7 @@ def _anchor_flags(ctx: _Ctx, a: int, b: int, has_value: bool, span_end: int
 
     out["question"] = ctx.question(si)
 
-    out["sarcastic"] = _sarcasm(ctx, si, bool(ctx.hits.get("absurd")))
+    out["sarcastic"] = _sarcasm(ctx, si, absurd)
 
     threshold = b if has_value else span_end
     out["retracted"] = [
@@ -908,9 +991,10 @@ def _prior_explicit(ctx: _Ctx, si: int) -> list[str]:
         if ctx.sents[j].para_after:
             return []
         found = ctx.sentence_frame(j, "explicit")
-        if found and (j == si - 1 or ctx.t[ctx.sents[j].end - 1] == ":"):
+        header = ctx.t[ctx.sents[j].end - 1] == ":"
+        if found and (j == si - 1 or header):
             return found
-        if j == si - 1 and not found and ctx.t[ctx.sents[j].end - 1] == ":":
+        if header:                             # another list's header: stop looking
             return []
     return []
 
@@ -1019,13 +1103,14 @@ def analyse(
     def outside_value(hits: list[_Hit]) -> list[_Hit]:
         return [h for h in hits if not any(s <= h.start < e for s, e in protect)]
 
-    structural = _scan(lex, t, only=_STRUCTURAL)
+    phrases = _phrase_pass(lex, t)
+    structural = _scan(lex, t, only=_STRUCTURAL, phrases=phrases)
     hard = outside_value(structural.get("clause_break", []))
     soft = outside_value(structural.get("soft_break", []))
     sents = _split(t, protect, hard, soft, lex.abbreviations)
     seg_starts = [s for sent in sents for s, _ in sent.segs]
     scanned = _scan(lex, t, only=lex.cue_families, seg_starts=seg_starts, orig=text,
-                    folded=folded)
+                    folded=folded, phrases=phrases)
     hits = {name: found if name == "absurd" else outside_value(found)
             for name, found in scanned.items()}
     ctx = _Ctx(lex, t, sents, hits)
@@ -1038,7 +1123,7 @@ def analyse(
 
     cues: dict[str, list[str]] = {name: [] for name in FLAG_NAMES}
     grounded = bool(leaves)
-    for leaf, occs in zip(leaves, occ_by_leaf, strict=True):
+    for occs in occ_by_leaf:
         inside = [o for o in occs if o[0] >= reg_a and o[1] <= reg_b]
         if not inside:
             grounded = False
@@ -1061,10 +1146,11 @@ def analyse(
             si = ctx.sent_at(ns)
             anchors.append(sents[si].segs[ctx.seg_at(si, ns)])
 
+    absurd = bool(hits.get("absurd")) or any(_absurd_value(lex, leaf.label) for leaf in leaves)
     anchor_sents: set[int] = set()
     for a, b in anchors:
         anchor_sents.add(ctx.sent_at(a))
-        for name, found in _anchor_flags(ctx, a, b, has_value, ne).items():
+        for name, found in _anchor_flags(ctx, a, b, has_value, ne, absurd).items():
             cues[name].extend(found)
 
     first = sents[min(anchor_sents)]
@@ -1072,13 +1158,6 @@ def analyse(
     oa, ob = folded.orig_range(first.segs[0][0], last.segs[-1][1])
     clause = text[oa:ob].strip()
     lang = "zh" if _CJK_RE.search(clause) or (not clause and _CJK_RE.search(t, ns, ne)) else "en"
-
-    # Absurd value named only in the proposal (not in the text) still makes irony count.
-    if not cues["sarcastic"] and any(
-        _scan(lex, lex.folder.fold(leaf.label), only=_ABSURD).get("absurd") for leaf in leaves
-    ):
-        lo_s = sents[max(min(anchor_sents) - 1, 0)].start
-        cues["sarcastic"] = [h.tag for h in hits.get("sarcastic_weak", ()) if h.start >= lo_s]
 
     if conversation:
         before, after, evidence_msg = _split_conversation(conversation, message_id, text)
@@ -1108,6 +1187,16 @@ def analyse(
     flags["grounded"] = grounded
     ordered = tuple(dict.fromkeys(c for name in FLAG_NAMES for c in cues[name]))
     return Analysis(clause=clause, lang=lang, cues=ordered, **flags)
+
+
+def _absurd_value(lex: _Lexicon, label: str) -> bool:
+    """Is the proposed value itself a joke choice ("Word" as an editor, "记事本")?"""
+    folded = _SPACE_RE.sub(" ", lex.folder.fold(label)).strip()
+    if not folded:
+        return False
+    found = _scan(lex, folded, only=_VALUE_ONLY | _ABSURD)
+    whole = any(h.start == 0 and h.end == len(folded) for h in found.get("absurd_value", ()))
+    return whole or bool(found.get("absurd"))
 
 
 def _bare_agreement(ctx: _Ctx, ns: int, ne: int) -> bool:

@@ -336,7 +336,7 @@ def explain(store: Store, tenant_id: str, target: str | FactRef, *,
         approved_by=_approver(fact, record, origin_trailers, renewed),
         revoke_commands=_revoke_commands(tenant_id, fact, versions),
         value_commit=str(origin.id), latest_commit=str(latest_commit.id),
-        status_notes=_notes(fact, last_change, now), events=tuple(events),
+        status_notes=_notes(fact, last_change, now, events[-1]), events=tuple(events),
     )
 
 
@@ -411,8 +411,13 @@ def _revoke_commands(tenant_id: str, fact: Fact, versions: list[tuple[Any, Fact]
     return tuple(cmds)
 
 
-def _notes(fact: Fact, last: Mapping[str, tuple[Any, Fact]], now: datetime) -> tuple[str, ...]:
+def _notes(fact: Fact, last: Mapping[str, tuple[Any, Fact]], now: datetime,
+           latest: Mapping[str, Any]) -> tuple[str, ...]:
     notes = []
+    if latest["op"] == "restore":
+        notes.append(f"restored by {latest['operator']} in {latest['commit']} "
+                     f"({latest['reason']}); the value and its provenance below are those of "
+                     "the version it went back to.")
     if fact.status is FactStatus.REVOKED and "revoke" in last:
         commit, _ = last["revoke"]
         notes.append(f"revoked by {fact.operator} in {commit.id}: {fact.change_reason}.")

@@ -432,9 +432,11 @@ def audit_cmd(obj: Any, tenant: str, since: str | None, until: str | None,
         click.echo("(no operations)")
     for e in entries:
         when = datetime.fromtimestamp(e.time_ms / 1000, UTC).strftime("%Y-%m-%dT%H:%M:%S.%f")
-        versions = f"v{e.old_version or '-'}->v{e.new_version or '-'}"
+        old = f"v{e.old_version}" if e.old_version is not None else "-"
+        new = f"v{e.new_version}" if e.new_version is not None else "-"
+        versions = f"{old} -> {new}"
         trigger = _dump(e.trigger)[:80] if e.trigger is not None else "-"
-        click.echo(f"{when[:-3]}Z {e.op:<8} {(e.memory_id or '-')[:12]:<12} {versions:<9} "
+        click.echo(f"{when[:-3]}Z {e.op:<8} {(e.memory_id or '-')[:12]:<12} {versions:<10} "
                    f"{e.op_id[:12]} by {e.operator or '-'}: {trigger}"
                    + (f" [conv {e.conversation_id}]" if e.conversation_id else ""))
 

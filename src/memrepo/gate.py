@@ -19,7 +19,7 @@ from datetime import datetime
 from typing import Any
 
 from . import analysis as analysis_mod
-from . import canonical, evidence, layout, secrets
+from . import canonical, evidence, layout, secrets, sensitive
 from .errors import InputError
 from .policy import GateInput, Policy, Verdict, decide, effective_expiry
 from .proposal import (
@@ -138,7 +138,9 @@ def assess(tenant: TenantRepo, state: State, proposal: MemoryProposal, now: date
     )
     gi = GateInput(proposal=p, now=now, verification=verification, analysis=found,
                    secret_reasons=tuple(dict.fromkeys(secret_reasons)), current=current,
-                   competing=competing)
+                   competing=competing,
+                   sensitive_reasons=tuple(f"sensitive_{c}"
+                                           for c in sensitive.sensitive_categories(p.value)))
     verdict = decide(policy, gi)
     return Assessment(p, policy, verdict, message, found, path, mid, current)
 

@@ -314,8 +314,6 @@ def check_push(repo_path: str | os.PathLike[str], updates: Iterable[RefUpdate], 
     branches, consumer positions, approvals, tags) are not guarded.
     """
     repo = _git.open_repo(Path(repo_path))
-    for directory in object_dirs:
-        _git.add_object_dir(repo, directory)
     tenant_id = repo_tenant(repo)
     refusals: list[Refusal] = []
     for u in updates:
@@ -325,7 +323,9 @@ def check_push(repo_path: str | os.PathLike[str], updates: Iterable[RefUpdate], 
             refusals.append(Refusal(u.ref, None, "this repository has no memrepo.tenant; run "
                                     "`memrepo hooks install --repo PATH --tenant T`"))
             continue
-        tenant = _tenant_view(repo, Path(repo_path), tenant_id)
+        tenant = TenantRepo(Path(repo_path), tenant_id)
+        for directory in object_dirs:
+            _git.add_object_dir(tenant.repo, directory)
         if u.ref == layout.MAIN_REF:
             refusals += check_history(tenant, u.old, u.new)
             continue
@@ -334,14 +334,6 @@ def check_push(repo_path: str | os.PathLike[str], updates: Iterable[RefUpdate], 
         except _Refuse as exc:
             refusals.append(Refusal(u.ref, None, exc.reason))
     return refusals
-
-
-def _tenant_view(repo: pygit2.Repository, path: Path, tenant_id: str) -> TenantRepo:
-    tenant = TenantRepo.__new__(TenantRepo)
-    tenant.path = path
-    tenant.tenant_id = tenant_id
-    tenant.repo = repo
-    return tenant
 
 
 def check_history(tenant: TenantRepo, old: str | None, new: str | None, *,
@@ -423,7 +415,7 @@ class CommitContext:
     @property
     def policy(self) -> Policy:
         if self._policy is None:
-            self._policy = policy_at(self.tenant, self.state)
+            self._policy = self.tenant.policy(self.state)
         return self._policy
 
     def require(self, *names: str) -> None:
@@ -471,28 +463,6 @@ class CommitContext:
 
 Checker = Callable[[CommitContext], None]
 
-_POLICIES: dict[str, Policy] = {}
-
-
-def policy_at(tenant: TenantRepo, state: State) -> Policy:
-    """The policy on ``state.main``, parsed once per policy blob.
-
-    Parsing and hashing the registry costs milliseconds, and a check of a long history
-    (or a review merge) asks for the same few policies thousands of times; a blob id
-    names its bytes, so the cache can never return a stale policy.
-    """
-    obj = _git.lookup(state.main_tree, layout.POLICY_PATH)
-    if obj is None:
-        return tenant.policy(state)
-    key = str(obj.id)
-    found = _POLICIES.get(key)
-    if found is None:
-        if len(_POLICIES) > 64:
-            _POLICIES.clear()
-        found = _POLICIES[key] = tenant.policy(state)
-    return found
-
-
 def check_commit(tenant: TenantRepo, commit: pygit2.Commit, *, audit: _git.Oid | None = None,
                  audit_tree: pygit2.Tree | None = None) -> None:
     """Raise :class:`_Refuse` unless ``commit`` is a change the gate (or a lifecycle
@@ -503,7 +473,13 @@ def check_commit(tenant: TenantRepo, commit: pygit2.Commit, *, audit: _git.Oid |
     parent = commit.parent_ids[0] if commit.parent_ids else None
     parent_tree = _git.tree_of(tenant.repo, parent)
     state = State(parent, audit, parent_tree, audit_tree)
-    changes = {c.path: c for c in _git.changed_entries(tenant.repo, parent_tree, commit.tree)}
+    changes: dict[str, _git.Change] = {}
+    for c in _git.changed_entries(tenant.repo, parent_tree, commit.tree):
+        seen_before = changes.get(c.path)  # a type change comes as a deletion plus an addition
+        if seen_before is not None:
+            c = _git.Change(c.path, seen_before.old or c.old, c.new or seen_before.new,
+                            c.new_mode if c.new is not None else seen_before.new_mode)
+        changes[c.path] = c
     for c in changes.values():
         if c.new is not None and c.new_mode != _git.BLOB:
             raise _Refuse(f"{c.path} is not a regular file (mode {c.new_mode:o})")
@@ -525,14 +501,15 @@ def check_commit(tenant: TenantRepo, commit: pygit2.Commit, *, audit: _git.Oid |
 
 
 def commit_kind(trailers: Mapping[str, str], *, root: bool = False) -> str:
+    """Which checker judges a commit: by its Decision, then its Op trailer."""
     if root:
         return "root"
-    decision = trailers.get("Decision")
+    decision, op = trailers.get("Decision"), trailers.get("Op") or "unknown"
     if decision == DecisionKind.COMMIT.value:
-        return "gate"
+        return "renew" if op == "renew" else "gate"
     if decision == "ADMIN_EDIT":
         return "admin"
-    return trailers.get("Op") or "unknown"
+    return op
 
 
 class _PushedView(TenantRepo):
@@ -545,9 +522,7 @@ class _PushedView(TenantRepo):
     """
 
     def __init__(self, base: TenantRepo, extra: Message) -> None:
-        self.path = base.path
-        self.tenant_id = base.tenant_id
-        self.repo = base.repo
+        self.__dict__.update(base.__dict__)  # same repository, caches and all
         self._extra = extra
 
     def message(self, message_id: str, state: State) -> Message | None:
@@ -741,65 +716,172 @@ def _refuse_secret_or_denied(ctx: CommitContext, kind: str, key: str, value: Any
         raise _Refuse(f"{kind}/{key} is a deny-tier key; it may not be stored")
 
 
+#: Fact fields every new version sets afresh; the rest must say why they change.
+_ALWAYS_NEW = frozenset({"version", "supersedes", "updatedAt", "operator", "changeReason"})
+#: Fields that tie a fact to an extracted proposal; only the gate may set them.
+_CLAIMS = ("evidence", "proposalId", "payloadHash", "confidence", "approvedBy")
+
+
+def _successor(ctx: CommitContext, path: str, fact: Fact, *,
+               may_change: frozenset[str] = frozenset()) -> Fact:
+    """The parent's version of ``path``, after checking ``fact`` is its next version with
+    only ``may_change`` (and the bookkeeping fields) different."""
+    parent = ctx.parent_fact(path)
+    if parent is None:
+        raise _Refuse(f"fact {path} does not exist on the parent")
+    if fact.version != parent.version + 1 or fact.supersedes != parent.version:
+        raise _Refuse(f"fact {path}: version {fact.version} (supersedes {fact.supersedes}) "
+                      f"does not follow v{parent.version}")
+    if fact.operator != ctx.trailers.get("Operator"):
+        raise _Refuse(f"fact {path}: operator is not the commit's Operator")
+    got, was = fact.to_json(), parent.to_json()
+    for key in sorted((got.keys() | was.keys()) - _ALWAYS_NEW - may_change):
+        if got.get(key) != was.get(key):
+            raise _Refuse(f"fact {path}: {key} may not change in a "
+                          f"{ctx.trailers.get('Op', '?')} commit")
+    return parent
+
+
+def _memory_ids_named(ctx: CommitContext, facts: Mapping[str, Fact]) -> None:
+    claimed = {v for k, v in ctx.pairs if k == "Memory-Id"}
+    if claimed != {f.memory_id for f in facts.values()}:
+        raise _Refuse("the Memory-Id trailers do not name exactly the facts this commit "
+                      "writes")
+
+
+def _facts_written(ctx: CommitContext) -> dict[str, Fact]:
+    return {path: _fact_file(ctx, path, single=False)
+            for path, c in sorted(ctx.changes.items())
+            if path.startswith("facts/") and c.new is not None}
+
+
 def _check_admin(ctx: CommitContext) -> None:
-    ctx.require("Memory-Id", "Fact-Version", "Op", "Decision", "Policy-Version", "Operator",
-                "Change-Reason")
-    t = ctx.trailers
-    if t["Op"] not in ("create", "edit"):
-        raise _Refuse(f"an admin edit has Op create or edit, not {t['Op']!r}")
-    facts = [p for p in ctx.changes if p.startswith("facts/")]
-    if len(facts) != 1:
-        raise _Refuse(f"an admin edit changes exactly one fact file, not {len(facts)}")
-    path = facts[0]
-    fact = _fact_file(ctx, path)
-    current = ctx.parent_fact(path)
-    if (t["Op"] == "create") != (current is None):
-        state = "does not exist" if current is None else "exists"
-        raise _Refuse(f"Op {t['Op']} but the fact {state} on the parent")
-    ctx.check_policy_version()
-    _refuse_secret_or_denied(ctx, fact.kind, fact.normalized_key, fact.value)
-    stamp = fact.updated_at
-    expected = Fact(
-        memory_id=fact.memory_id, version=(current.version + 1) if current else 1,
-        frozen=fact.frozen, tenant_id=fact.tenant_id, subject_id=fact.subject_id,
-        scope=fact.scope, kind=fact.kind, normalized_key=fact.normalized_key, value=fact.value,
-        source=FactSource.ADMIN_MANUAL, supersedes=current.version if current else None,
-        created_at=current.created_at if current else stamp, updated_at=stamp,
-        expires_at=fact.expires_at, operator=t["Operator"], change_reason=t["Change-Reason"],
-    )
-    _same_fact(path, fact, expected)
-    allowed = {path}
-    if current is None:
-        allowed.add(layout.id_index_path(fact.memory_id))
-    ctx.only(allowed, required=allowed)
-    if current is None:
-        _index_blob(ctx, layout.id_index_path(fact.memory_id), path)
+    """Administrator changes (create, edit, freeze, unfreeze, merge, split): trusted to
+    set a value, with an operator and a reason, but never to claim evidence for it,
+    to store a secret or a deny-tier key, or to touch anything but facts and indices."""
+    ctx.require("Memory-Id", "Op", "Decision", "Operator", "Change-Reason")
+    if "Policy-Version" in ctx.trailers:
+        ctx.check_policy_version()
+    facts = _facts_written(ctx)
+    if not facts:
+        raise _Refuse("an admin commit writes at least one fact")
+    _memory_ids_named(ctx, facts)
+    if len(facts) == 1 and "Fact-Version" in ctx.trailers and \
+            ctx.trailers["Fact-Version"] != str(next(iter(facts.values())).version):
+        raise _Refuse("Fact-Version does not match the fact written")
+    created: dict[str, str] = {}
+    for path, fact in facts.items():
+        parent = ctx.parent_fact(path)
+        if fact.operator != ctx.trailers["Operator"] or not fact.change_reason:
+            raise _Refuse(f"fact {path}: operator and change reason must be the commit's")
+        if parent is None:
+            created[layout.id_index_path(fact.memory_id)] = path
+            if fact.version != 1 or fact.supersedes is not None or \
+                    fact.created_at != fact.updated_at or fact.status is not FactStatus.ACTIVE:
+                raise _Refuse(f"fact {path} is new but does not start at version 1")
+        else:
+            if fact.version != parent.version + 1 or fact.supersedes != parent.version \
+                    or fact.created_at != parent.created_at:
+                raise _Refuse(f"fact {path}: version {fact.version} does not follow "
+                              f"v{parent.version}")
+        same_claim = parent is not None and fact.value == parent.value \
+            and fact.source == parent.source
+        if same_claim:
+            assert parent is not None
+            for key in (*_CLAIMS, "source"):
+                if key != "approvedBy" and fact.to_json().get(key) != parent.to_json().get(key):
+                    raise _Refuse(f"fact {path}: {key} may not change when the value does not")
+        else:
+            if fact.source is not FactSource.ADMIN_MANUAL:
+                raise _Refuse(f"fact {path}: a value set by an administrator has source "
+                              f"admin_manual, not {fact.source.value}")
+            if any(fact.to_json().get(key) is not None for key in _CLAIMS):
+                raise _Refuse(f"fact {path}: an administrator's value cannot carry evidence, "
+                              "a proposal, a payloadHash, a confidence or an approval")
+        if fact.status is FactStatus.ACTIVE:
+            _refuse_secret_or_denied(ctx, fact.kind, fact.normalized_key, fact.value)
+    paths_by_id = {f.memory_id: p for p, f in facts.items()}
+    for path, change in ctx.changes.items():
+        if path in facts:
+            continue
+        if change.new is None or change.old is not None:
+            raise _Refuse(f"unexpected change to {path} for an admin commit")
+        if path in created:
+            _index_blob(ctx, path, created[path])
+        elif path.startswith("derived/") and path.rsplit("/", 1)[-1] in paths_by_id:
+            _index_blob(ctx, path, paths_by_id[path.rsplit("/", 1)[-1]])
+        else:
+            raise _Refuse(f"unexpected change to {path} for an admin commit")
+    for index in created:
+        if index not in ctx.changes:
+            raise _Refuse(f"{index} should change in this commit but does not")
 
 
 def _check_revoke(ctx: CommitContext) -> None:
     ctx.require("Memory-Id", "Op", "Decision", "Operator", "Change-Reason")
-    t = ctx.trailers
-    if t["Decision"] != "REVOKE":
+    if ctx.trailers["Decision"] != "REVOKE":
         raise _Refuse("a revoke commit has Decision REVOKE")
-    claimed = {v for k, v in ctx.pairs if k == "Memory-Id"}
-    revoked: set[str] = set()
-    for path in sorted(ctx.changes):
-        if not path.startswith("facts/"):
-            raise _Refuse(f"unexpected change to {path} for a revoke commit")
-        fact = _fact_file(ctx, path, single=False)
-        current = ctx.parent_fact(path)
-        if current is None or current.status is not FactStatus.ACTIVE:
-            raise _Refuse(f"fact {path} is not active on the parent, so it cannot be revoked")
-        expected = current.model_copy(update={
-            "version": current.version + 1, "status": FactStatus.REVOKED,
-            "supersedes": current.version, "updated_at": fact.updated_at,
-            "operator": t["Operator"], "change_reason": t["Change-Reason"],
-            "approved_by": None,
-        })
-        _same_fact(path, fact, expected)
-        revoked.add(fact.memory_id)
-    if revoked != claimed:
-        raise _Refuse("the Memory-Id trailers do not name exactly the revoked facts")
+    facts = _facts_written(ctx)
+    ctx.only(facts)
+    _memory_ids_named(ctx, facts)
+    for path, fact in facts.items():
+        parent = _successor(ctx, path, fact,
+                            may_change=frozenset({"status", "approvedBy"}))
+        if parent.status is not FactStatus.ACTIVE or fact.status is not FactStatus.REVOKED \
+                or fact.approved_by is not None:
+            raise _Refuse(f"fact {path}: a revoke turns an ACTIVE fact REVOKED")
+        if fact.change_reason != ctx.trailers["Change-Reason"]:
+            raise _Refuse(f"fact {path}: change reason is not the commit's")
+
+
+def _check_renew(ctx: CommitContext) -> None:
+    """A confirmed renewal: the same fact, a new expiry, bound by the payloadHash."""
+    ctx.require("Proposal-Id", "Payload-Hash", "Memory-Id", "Fact-Version", "Op", "Decision",
+                "Operator", "Approved-By")
+    facts = _facts_written(ctx)
+    ctx.only(facts)
+    if len(facts) != 1:
+        raise _Refuse("a renewal writes exactly one fact")
+    _memory_ids_named(ctx, facts)
+    ((path, fact),) = facts.items()
+    _successor(ctx, path, fact, may_change=frozenset({"expiresAt", "approvedBy"}))
+    t = ctx.trailers
+    if t["Fact-Version"] != str(fact.version) or fact.approved_by != t["Approved-By"]:
+        raise _Refuse(f"fact {path}: version or approver do not match the trailers")
+    expected = canonical.payload_hash(
+        value=fact.value, confidence=fact.confidence if fact.confidence is not None else 1.0,
+        expires_at=fact.expires_at,
+        evidence_hash=fact.evidence.sha256 if fact.evidence is not None else "")
+    if t["Payload-Hash"] != expected:
+        raise _Refuse(f"fact {path}: the approved payloadHash does not bind this value and "
+                      "expiry")
+    if fact.status is not FactStatus.ACTIVE or fact.frozen:
+        raise _Refuse(f"fact {path}: only an active, unfrozen fact can be renewed")
+
+
+def _check_restore(ctx: CommitContext) -> None:
+    """A rollback: each fact file as it was at an earlier commit on main, byte for byte,
+    or (absent then) its next version marked REVOKED."""
+    ctx.require("Memory-Id", "Restore-Target", "Op", "Decision", "Operator", "Change-Reason")
+    target = _git.to_oid(ctx.trailers["Restore-Target"])
+    parent = ctx.state.main
+    if target is None or parent is None or _git.commit_of(ctx.tenant.repo, target) is None \
+            or not _git.is_ancestor(ctx.tenant.repo, target, parent):
+        raise _Refuse("Restore-Target is not a commit on main's history")
+    target_tree = _git.tree_of(ctx.tenant.repo, target)
+    facts = _facts_written(ctx)
+    ctx.only(facts)
+    _memory_ids_named(ctx, facts)
+    for path, fact in facts.items():
+        then = _git.lookup(target_tree, path)
+        if then is not None:
+            if then.id != ctx.changes[path].new:
+                raise _Refuse(f"fact {path} is not the file it was at the Restore-Target")
+            continue
+        before = _successor(ctx, path, fact, may_change=frozenset({"status", "approvedBy"}))
+        if before.status is not FactStatus.ACTIVE or fact.status is not FactStatus.REVOKED:
+            raise _Refuse(f"fact {path} did not exist at the Restore-Target, so it may only "
+                          "be revoked")
 
 
 def _check_policy_change(ctx: CommitContext, *, root: bool = False) -> None:
@@ -820,6 +902,8 @@ COMMIT_CHECKS: dict[str, Checker] = {
     "gate": _check_gate,
     "admin": _check_admin,
     "revoke": _check_revoke,
+    "renew": _check_renew,
+    "restore": _check_restore,
     "policy": _check_policy_change,
 }
 

@@ -506,7 +506,8 @@ def edit(store: Store, tenant_id: str, target: str | FactRef, value: Any, *, ope
     source message no longer touches it. A frozen fact stays frozen.
     """
     tenant = store.tenant(tenant_id)
-    if isinstance(target, str):
+    target = fact_target(target) if isinstance(target, str) else target
+    if isinstance(target, str):  # a memoryId names an existing fact
         _, current = _existing(tenant, tenant.state(), target)
         target = FactRef.of(current)
     fact, commit = _admin_set(store, tenant_id, target, value, operator=operator, reason=reason,

@@ -10,10 +10,12 @@ The matrix, in precedence order (first match wins)::
                        missing/mismatched, cross-tenant, not written by the subject,
                        tainted origin, secret, frozen target, already expired, value
                        negated, about someone else, retracted, "update:" injection
-    CONFLICT           another pending proposal competes for the same fact
+    CONFLICT           would be parked while another pending proposal with a different
+                       value waits for the same fact
     CONFIRM_REPLACE    would commit or ask, but a different current value exists
     NEEDS_CONFIRMATION inferred, confirm tier, low confidence, hedged, temporary,
-                       sarcastic, hypothetical, question, agreement to a guess, version cap,
+                       sarcastic, hypothetical, question, agreement to a guess, special-
+                       category data under an ordinary key, version cap,
                        rollout hold-back, confirm_only mode, commits switched off
     COMMIT             explicit, auto tier, grounded, verified evidence, confidence ≥ threshold
 
@@ -28,7 +30,7 @@ import json
 import re
 import zoneinfo
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import date, datetime
 from functools import cache, cached_property
 from importlib import resources
@@ -172,7 +174,7 @@ class GateInput:
     secret_reasons: tuple[str, ...] = ()
     current: Fact | None = None               # current version, if any (live or not)
     competing: tuple[Any, ...] = ()           # values of other pending proposals, same fact
-    sensitive_reasons: tuple[str, ...] = field(default=())
+    sensitive_reasons: tuple[str, ...] = ()     # special-category data under an ordinary key
 
 
 @dataclass(frozen=True)
@@ -196,7 +198,6 @@ def decide(policy: Policy, gi: GateInput) -> Verdict:
             reject.append(bad)
     reject.extend(gi.verification)
     reject.extend(gi.secret_reasons)
-    reject.extend(gi.sensitive_reasons)
     current = gi.current
     if current is not None and current.frozen:
         reject.append("frozen")
@@ -220,13 +221,17 @@ def decide(policy: Policy, gi: GateInput) -> Verdict:
         park.append("low_confidence")
     doubts = [flag for flag in DOUBT_FLAGS if getattr(a, flag)]
     park.extend(doubts)
+    park.extend(gi.sensitive_reasons)
 
     live = current if current is not None and current.is_live(gi.now) else None
     replaces = live is not None and live.value != p.value
     if live is not None and live.version >= policy.max_versions:
         park.append("version_cap")
 
-    if any(value != p.value for value in gi.competing):
+    if park and any(value != p.value for value in gi.competing):
+        # Two parked proposals with different values for one fact: a person must pick.
+        # A clean explicit statement is not blocked by older parked guesses; confirming
+        # one of those later meets the changed fact and becomes a CONFLICT itself.
         return Verdict(DecisionKind.CONFLICT, ("competing_pending", *park))
 
     if not park:

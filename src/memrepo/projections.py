@@ -392,16 +392,30 @@ class SqliteProjection:
                              code="projection_unreadable") from exc
         return conn
 
+    def _stored_identity(self, conn: sqlite3.Connection) -> dict[str, str]:
+        try:
+            stored = dict(conn.execute("SELECT key, value FROM meta").fetchall())
+        except sqlite3.OperationalError:
+            return {}                                      # no meta table yet
+        if stored.get("tenant") not in (None, self.tenant_id):
+            raise StoreError(f"{self.path} belongs to tenant {stored['tenant']!r}",
+                             code="projection_tenant_mismatch")
+        return stored
+
     def _prepare(self, conn: sqlite3.Connection) -> None:
-        """Create the schema, or recreate it when it was made for another schema/embedder."""
+        """Create the schema, or recreate it when it was made for another schema/embedder.
+
+        An existing, matching file is only read, so opening one to search never waits
+        for a writer's transaction.
+        """
+        wanted = {**self._identity(), "ready": "1"}
+        stored = self._stored_identity(conn)
+        if all(stored.get(k) == v for k, v in wanted.items()):
+            return
         conn.execute("BEGIN IMMEDIATE")
         try:
             conn.execute("CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT)")
-            stored = dict(conn.execute("SELECT key, value FROM meta").fetchall())
-            wanted = self._identity()
-            if stored.get("tenant") not in (None, self.tenant_id):
-                raise StoreError(f"{self.path} belongs to tenant {stored['tenant']!r}",
-                                 code="projection_tenant_mismatch")
+            stored = self._stored_identity(conn)
             if any(stored.get(k) != v for k, v in wanted.items()):
                 self._drop(conn)
                 conn.execute("DELETE FROM meta")

@@ -142,9 +142,7 @@ class _BranchWriter(TenantRepo):
     publishes nothing, so :func:`gate.commit_fact` writes review commits unchanged."""
 
     def __init__(self, base: TenantRepo) -> None:
-        self.path = base.path
-        self.tenant_id = base.tenant_id
-        self.repo = base.repo
+        self.__dict__.update(base.__dict__)  # same repository, caches and all
 
     def commit(self, state: State, *, main: Mapping[str, _git.Oid | None] | None = None,
                audit: Mapping[str, _git.Oid | None] | None = None, message: str,
@@ -309,11 +307,14 @@ class Review:
     merged: dict[str, Any] | None
     meta_commit: _git.Oid | None = None
     approval_commit: _git.Oid | None = None
+    fork_point: _git.Oid | None = None
 
     @property
     def base(self) -> _git.Oid | None:
+        """Where the branch left main: as recorded at import, else the merge base (a
+        branch pushed from elsewhere has no import record)."""
         base = (self.meta or {}).get("base")
-        return pygit2.Oid(hex=base) if base else None
+        return pygit2.Oid(hex=base) if base else self.fork_point
 
     @property
     def status(self) -> str:
@@ -337,9 +338,12 @@ def load(tenant: TenantRepo, name: str) -> Review:
                             code="unknown_review")
     meta_commit = _git.resolve(tenant.repo, META_PREFIX + name)
     approval_commit = _git.resolve(tenant.repo, APPROVAL_PREFIX + name)
+    main = _git.resolve(tenant.repo, layout.MAIN_REF)
+    fork = tenant.repo.merge_base(main, tip) if main is not None else None
     return Review(name, tip, _json_at(tenant, meta_commit, META_FILE),
                   _json_at(tenant, approval_commit, APPROVAL_FILE),
-                  _json_at(tenant, meta_commit, MERGE_FILE), meta_commit, approval_commit)
+                  _json_at(tenant, meta_commit, MERGE_FILE), meta_commit, approval_commit,
+                  fork)
 
 
 def reviews(store: Store, tenant_id: str) -> list[Review]:
@@ -570,8 +574,6 @@ def merge(store: Store, tenant_id: str, name: str, *,
 
 def _merge_one(tenant: TenantRepo, e: Entry, name: str, approval: Mapping[str, Any],
                now: datetime | None) -> Decision:
-    from .hooks import policy_at
-
     p = e.proposal
     operator = operator_for(name)
     for attempt in range(MAX_ATTEMPTS):
@@ -580,7 +582,7 @@ def _merge_one(tenant: TenantRepo, e: Entry, name: str, approval: Mapping[str, A
         seen = tenant.record(p.id, state)
         if seen is not None:
             return gate.replay(seen.data, p)
-        a = gate.assess(tenant, state, p, moment, policy=policy_at(tenant, state))
+        a = gate.assess(tenant, state, p, moment)
         decision, reasons = a.verdict.decision, a.verdict.reasons
         if decision is DecisionKind.COMMIT and _changed_since(e.record.get("base"), a.current):
             decision, reasons = DecisionKind.CONFLICT, ("fact_changed_since_review",)

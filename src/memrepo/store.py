@@ -120,6 +120,8 @@ class TenantRepo:
         self.path = path
         self.tenant_id = tenant_id
         self.repo = _git.open_repo(path)
+        #: The last policy parsed, by blob id: parsing and hashing it costs ~1 ms a decision.
+        self._policy_cache: tuple[_git.Oid, Policy] | None = None
         # Temp files of writers killed mid-write; only objects/ and objects/pack are scanned.
         _git.clean_temp_files(self.repo)
 
@@ -167,8 +169,15 @@ class TenantRepo:
         return None if data is None else json.loads(data)
 
     def policy(self, state: State) -> Policy:
-        data = _git.lookup_blob(self.repo, state.main_tree, layout.POLICY_PATH)
-        return default_policy() if data is None else parse_policy(data)
+        obj = _git.lookup(state.main_tree, layout.POLICY_PATH)
+        if not isinstance(obj, pygit2.Blob):
+            return default_policy()
+        cached = self._policy_cache
+        if cached is not None and cached[0] == obj.id:
+            return cached[1]  # same bytes, same (frozen) Policy
+        policy = parse_policy(_git.read_blob(self.repo, obj.id))
+        self._policy_cache = (obj.id, policy)
+        return policy
 
     def message(self, message_id: str, state: State) -> Message | None:
         path = layout.message_path(message_id)
