@@ -6,8 +6,8 @@ import json
 import math
 
 import pytest
-from conftest import SHARED_EVAL
 
+from conftest import SHARED_EVAL
 from memrepo import canonical
 from memrepo.errors import InputError
 

@@ -8,8 +8,8 @@ from pathlib import Path
 import click
 import pytest
 from click.testing import CliRunner
-from conftest import message, proposal
 
+from conftest import message, proposal
 from memrepo.cli import cli
 
 SAMPLE = Path(__file__).resolve().parent.parent / "sample-repo"

@@ -6,8 +6,8 @@ import subprocess
 from datetime import timedelta
 
 import pytest
-from conftest import NOW, message, proposal
 
+from conftest import NOW, message, proposal
 from memrepo import gate, lifecycle, recall
 from memrepo.proposal import DecisionKind
 from memrepo.store import Store

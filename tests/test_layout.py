@@ -6,8 +6,8 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from conftest import message, proposal
 
+from conftest import message, proposal
 from memrepo import gate, layout
 from memrepo.store import Store
 

@@ -6,10 +6,10 @@ import dataclasses
 from typing import Any
 
 import pytest
-from conftest import NOW, message, proposal
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from conftest import NOW, message, proposal
 from memrepo.analysis import Analysis
 from memrepo.errors import PolicyError
 from memrepo.policy import (

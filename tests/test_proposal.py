@@ -6,8 +6,8 @@ import json
 from typing import Any
 
 import pytest
-from conftest import message, proposal
 
+from conftest import message, proposal
 from memrepo.errors import InputError
 from memrepo.proposal import (
     MAX_ID_LENGTH,

@@ -7,8 +7,8 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from conftest import NOW, message, proposal
 
+from conftest import NOW, message, proposal
 from memrepo import gate, layout, recall
 from memrepo.errors import InputError, NotFoundError, StoreError
 from memrepo.store import Store

@@ -270,9 +270,10 @@ def _print_stories(stories: list[recall.VersionStory], as_json: bool) -> None:
         f, rec, t = s.fact, s.record or {}, s.trailers
         click.echo(f"v{f.version} {f.status.value} {f.kind}/{f.normalized_key} = {_dump(f.value)}")
         click.echo(f"  commit    {s.commit}")
-        click.echo(f"  decision  {t.get('Decision', '-')} ({', '.join(rec.get('reasons', []))})")
-        click.echo(f"  proposer  {rec.get('proposal', {}).get('extractorVersion', t.get('Operator'))}"
-                   f"  proposal {f.proposal_id or '-'}")
+        reasons = ", ".join(rec.get("reasons", []))
+        proposer = rec.get("proposal", {}).get("extractorVersion", t.get("Operator"))
+        click.echo(f"  decision  {t.get('Decision', '-')} ({reasons})")
+        click.echo(f"  proposer  {proposer}  proposal {f.proposal_id or '-'}")
         if rec.get("evidenceQuote") is not None:
             click.echo(f"  evidence  {f.evidence.message_id if f.evidence else '-'}: "
                        f"{_dump(rec['evidenceQuote'])}")

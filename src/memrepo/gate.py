@@ -216,7 +216,7 @@ def commit_fact(
     message = (
         f"{verb} {_describe(p)}\n\n"
         f"Subject {p.subject_id}, scope {p.scope.kind}/{p.scope.key}, version {version}"
-        f"{' (new)' if current is None else f' (was {json.dumps(current.value, ensure_ascii=False)})'}.\n"
+        f"{' (new)' if current is None else f' (was {_json(current.value)})'}.\n"
         f"Evidence {p.evidence.message_id}[{p.evidence.start}:{p.evidence.end}]: "
         f"{json.dumps(quote, ensure_ascii=False)}\n"
         f"Reasons: {', '.join(reasons)}\n\n"
@@ -229,6 +229,10 @@ def commit_fact(
     return Decision(decision=DecisionKind.COMMIT, reasons=reasons, proposal_id=p.id,
                     payload_hash=p.payload_hash, memory_id=a.memory_id, version=version,
                     commit=str(done[0]), policy_version=a.policy.version)
+
+
+def _json(value: object) -> str:
+    return json.dumps(value, ensure_ascii=False)
 
 
 def _describe(p: MemoryProposal) -> str:

@@ -96,7 +96,8 @@ class Store:
         path = self.tenant_path(tenant_id)
         if not (path / "HEAD").exists():
             if not create:
-                raise NotFoundError(f"no tenant {tenant_id!r} in {self.root}", code="unknown_tenant")
+                raise NotFoundError(f"no tenant {tenant_id!r} in {self.root}",
+                                    code="unknown_tenant")
             repo = TenantRepo.create(path, tenant_id)
         else:
             repo = TenantRepo(path, tenant_id)
