@@ -98,6 +98,20 @@ def submit_in_threads(root: str, raws: list[dict[str, Any]], barrier: Any, resul
     results.put(("done", os.getpid()))
 
 
+def create_tenant(root: str, barrier: Any, results: Any) -> None:
+    """Open-or-create the tenant, as every client of a fresh store would at once."""
+    from memrepo.store import Store
+
+    store = Store(root, durable=False)
+    barrier.wait(timeout=60)
+    try:
+        repo = store.tenant(TENANT, create=True)
+        results.put(("created", str(repo.state().main)))
+    except Exception as exc:
+        results.put(("error", repr(exc)))
+    results.put(("done", os.getpid()))
+
+
 def submit_batch(root: str, raws: list[dict[str, Any]], barrier: Any, results: Any) -> None:
     """Submit ``raws`` one after another (a client with a queue), reporting every attempt."""
     from memrepo import gate

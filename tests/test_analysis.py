@@ -99,6 +99,16 @@ EXPLICIT: list[Row] = [
     ("explicit", True, "I deploy everything to Fly.io. Remember that.",
      "I deploy everything to Fly.io", "Fly.io"),
     ("explicit", False, "不用记住这个，我随便说说，我用 vim。", "我用 vim", "vim"),
+    ("explicit", True, "Please always answer in French.", "answer in French", "French"),
+    ("explicit", True, "永远用中文回复我。", "永远用中文回复我", "中文"),
+    ("explicit", True, "Remember I switched teams; my new job title is SRE.",
+     "my new job title is SRE", "SRE"),
+    ("explicit", True, "I always use tabs.", "I always use tabs", "tabs"),
+    ("explicit", True, "我总是用 vim。", "我总是用 vim", "vim"),
+    ("explicit", False, "I almost always use tabs.", "I almost always use tabs", "tabs"),
+    ("explicit", False, "I use zsh by default.", "I use zsh", "zsh"),
+    ("explicit", False, "我默认用 zsh。", "我默认用 zsh", "zsh"),
+    ("explicit", False, "I hate Mondays; I use Go.", "I use Go", "Go"),
 ]
 
 NEGATED: list[Row] = [
@@ -156,6 +166,8 @@ NEGATED: list[Row] = [
     ("negated", False, "My reply style is no fluff, short answers.", "short answers",
      "short answers"),
     ("negated", True, "记住，我对花生过敏。", "我对花生过敏", "花生"),
+    ("negated", True, "Remember: no sugar in my coffee.", "no sugar in my coffee", "sugar"),
+    ("negated", False, "Remember: no sugar in my coffee.", "no sugar in my coffee", "coffee"),
 ]
 
 OTHER_PERSON: list[Row] = [
@@ -209,6 +221,8 @@ OTHER_PERSON: list[Row] = [
     ("other_person", True, "我的 leader 喜欢用飞书。", "喜欢用飞书", "飞书"),
     ("other_person", False, "周末用 Mac 写代码。", "周末用 Mac 写代码", "Mac"),
     ("other_person", False, "马上用 Docker 部署。", "马上用 Docker 部署", "Docker"),
+    ("other_person", True, "Remember: according to my boss, we deploy to GCP.",
+     "we deploy to GCP", "GCP"),
 ]
 
 QUESTION: list[Row] = [
@@ -599,6 +613,13 @@ def test_paste_taint_from_conversation(case: tuple[bool, list[tuple[str, str, st
     assert run_conv(conversation, mid, quote, value).pasted_untrusted is expected
 
 
+def test_words_of_another_author_are_other_person() -> None:
+    conversation = [msg("m1", "Remember that I use Bun.", author="u-2")]
+    result = run_conv(conversation, "m1", "I use Bun", "Bun", author="u-1")
+    assert result.other_person and "other_person:en:author is not the subject" in result.cues
+    assert not run_conv(conversation, "m1", "I use Bun", "Bun", author="u-2").other_person
+
+
 def test_conversation_without_the_evidence_message_still_works() -> None:
     other = [msg("x1", "Remember I use Yarn."), msg("x2", "scratch that", minute=1)]
     result = run("I use Yarn here", "I use Yarn", "Yarn", conversation=other, message_id="zz")
@@ -677,12 +698,14 @@ def _category_expectations(case: dict[str, Any], step_index: int) -> dict[str, b
     explicit_categories = {
         "explicit_ok", "explicit_replace", "confirm_tier", "duplicate_delivery",
         "same_id_diff_payload", "cross_tenant", "secret", "sensitive", "unknown_key",
-        "low_confidence", "frozen", "expired", "revocation", "same_name",
+        "low_confidence", "frozen", "expired", "revocation",
     }
     if category in explicit_categories:
         grounded = not (category == "same_id_diff_payload" and case["id"] == "dev-027"
                         and step_index == 1)
         return {"explicit": True, "grounded": grounded, "hedged": False, **clean}
+    if category == "same_name":         # first-person words, but another author wrote them
+        return {"explicit": True, "grounded": True, **clean, "other_person": True}
     if category in ("inferred", "self_reported_explicit"):
         return {"explicit": False, "grounded": True, **clean}
     if category == "approval_binding":

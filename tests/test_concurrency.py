@@ -44,6 +44,24 @@ def _fact_commits(tenant: TenantRepo, memory_id: str) -> list[dict[str, str]]:
             if t.get("Memory-Id") == memory_id and "Fact-Version" in t]
 
 
+# -- 0. a tenant created by several clients at once ------------------------------------
+
+
+def test_concurrent_creators_of_a_tenant_all_get_the_same_repository(store: Store) -> None:
+    creators = 6
+    barrier, results = CTX.Barrier(creators), CTX.Queue()
+    reports = run_processes(CTX, _workers.create_tenant,
+                            [(str(store.root), barrier, results)] * creators, results)
+    assert len(reports) == creators
+    assert len({main for _, main in reports}) == 1, reports  # one initial commit for all
+    assert store.tenants() == [TENANT]
+    assert sorted(p.name for p in (store.root / "tenants").iterdir()) == [
+        layout.tenant_dir(TENANT)], "no half-made repositories left behind"
+    tenant = store.tenant(TENANT)
+    assert [t.get("Operator") for _, t in main_chain(tenant.repo)] == ["memrepo init"]
+    fsck(tenant.path)
+
+
 # -- 1. first write of a fact, racing ---------------------------------------------------
 
 

@@ -111,8 +111,10 @@ def test_sigkilled_writers_leave_a_consistent_store(tmp_path: Path,
             reported[pid] += decisions
     unfinished = sum(len(_read_log(log)[0]) - sum(map(len, _read_log(log)[1].values()))
                      for log in logs)
+    leftovers = sorted(p.name for p in [*tenant.path.glob("refs/**/*.lock"),
+                                        *tenant.path.glob("objects/tmp_*")])
     context = (f"seed {seed}: {kills} kills, {len(attempted)} proposals attempted,"
-               f" {unfinished} attempts cut off by a kill")
+               f" {unfinished} attempts cut off by a kill, left behind: {leftovers}")
     print(context)
     assert attempted, context
 

@@ -93,43 +93,77 @@ def central(store: Store) -> TenantRepo:
     return store.tenant("t1")
 
 
-def test_a_forged_commit_is_refused_with_its_id_and_reason(central: TenantRepo,
+@pytest.fixture
+def other(central: TenantRepo, tmp_path: Path) -> Path:
+    """A second store working on a clone of the same tenant; its newest commit on main
+    is a legitimate gate commit that the central repository does not have yet."""
+    store2 = Store.init(tmp_path / "other", durable=False)
+    path = store2.tenant_path("t1")
+    git("clone", "-q", "--bare", central.path, path)
+    (path / "memrepo-tenant").write_text("t1")
+    done = committed(store2, "Remember that I use Neovim as my editor.", mid="m9",
+                     quote="Remember that I use Neovim", key="editor", value="Neovim")
+    assert done.decision is DecisionKind.COMMIT
+    return path
+
+
+def test_a_forged_commit_is_refused_with_its_id_and_reason(central: TenantRepo, other: Path,
                                                            tmp_path: Path) -> None:
     work = tmp_path / "work"
-    git("clone", "-q", central.path, work)
-    fact = next(work.glob("facts/*/u1/global/default/preference/package_manager.json"))
-    fact.write_text(fact.read_text().replace('"pnpm"', '"yarn"'))
+    git("clone", "-q", other, work)
+    fact = next(work.glob("facts/*/u1/global/default/preference/editor.json"))
+    fact.write_text(fact.read_text().replace('"Neovim"', '"Emacs"'))
     trailers = git("log", "-1", "--format=%B", cwd=work).stdout
-    git("commit", "-q", "-a", "-m", trailers, cwd=work)
+    git("commit", "-q", "-a", "--amend", "-m", trailers, cwd=work)  # value edited by hand
     forged = git("rev-parse", "HEAD", cwd=work).stdout.strip()
     before = _git.resolve(central.repo, layout.MAIN_REF)
-    push = git("push", "origin", "main", cwd=work, check=False)
+    push = git("push", central.path, "main", cwd=work, check=False)
     assert push.returncode != 0
-    assert f"refusing refs/heads/main: commit {forged}" in push.stderr
+    assert f"memrepo: refusing refs/heads/main: commit {forged}: fact " in push.stderr
     assert "payloadHash does not match" in push.stderr
     assert _git.resolve(central.repo, layout.MAIN_REF) == before
+    # The same edit as a new commit on top, trailers copied: a replay of a decided proposal.
+    git("reset", "-q", "--hard", "origin/main", cwd=work)
+    git("push", "-q", central.path, "main", cwd=work)
+    fact.write_text(fact.read_text().replace('"Neovim"', '"Emacs"'))
+    git("commit", "-q", "-a", "-m", trailers, cwd=work)
+    push = git("push", central.path, "main", cwd=work, check=False)
+    assert push.returncode != 0 and "is already on main in the parent" in push.stderr
 
 
 def test_a_legit_commit_from_another_store_is_accepted_and_nudges(central: TenantRepo,
+                                                                  other: Path,
                                                                   tmp_path: Path) -> None:
-    # A second store working on a clone of the same tenant, through the real gate.
-    other = Store.init(tmp_path / "other", durable=False)
-    path = other.tenant_path("t1")
-    git("clone", "-q", "--bare", central.path, path)
-    (path / "memrepo-tenant").write_text("t1")
-    committed(other, "Remember that I use Neovim as my editor.", mid="m9",
-              quote="Remember that I use Neovim", key="editor", value="Neovim")
     user_hook = central.path / "hooks" / "post-receive.d" / "10-mine"
     user_hook.parent.mkdir()
     user_hook.write_text(f"#!/bin/sh\ncat > {tmp_path / 'user-hook-ran'}\n")
     user_hook.chmod(0o755)
-    push = git("push", central.path, "main", cwd=path, check=False)
+    push = git("push", central.path, "main", cwd=other, check=False)
     assert push.returncode == 0, push.stderr
-    assert _git.resolve(central.repo, layout.MAIN_REF) == _git.resolve(other.tenant("t1").repo,
-                                                                        layout.MAIN_REF)
+    assert str(_git.resolve(central.repo, layout.MAIN_REF)) == git(
+        "rev-parse", "main", cwd=other).stdout.strip()
     nudge = json.loads((central.path / hooks.NUDGE_FILE).read_text())
     assert nudge["updates"][0]["ref"] == "refs/heads/main"
     assert "refs/heads/main" in (tmp_path / "user-hook-ran").read_text()
+
+
+def test_a_mirror_keeps_its_own_hook_and_accepts_the_whole_history(central: TenantRepo,
+                                                                    tmp_path: Path) -> None:
+    """A bare repository that already had a post-receive hook gets memrepo's installed
+    over it; a push of a memrepo history (from the root) passes every check, and both
+    the user's hook and the nudge run."""
+    mirror = tmp_path / "mirror.git"
+    git("init", "-q", "--bare", mirror)
+    mine = mirror / "hooks" / "post-receive"
+    mine.write_text(f"#!/bin/sh\ncat > {tmp_path / 'mine-ran'}\n")
+    mine.chmod(0o755)
+    hooks.install(mirror, tenant_id="t1")
+    push = git("push", mirror, "main", cwd=central.path, check=False)
+    assert push.returncode == 0, push.stderr
+    assert "refs/heads/main" in (tmp_path / "mine-ran").read_text()
+    assert (mirror / hooks.NUDGE_FILE).exists()
+    assert git("rev-parse", "main", cwd=mirror).stdout.strip() == str(
+        _git.resolve(central.repo, layout.MAIN_REF))
 
 
 def test_force_push_and_delete_of_main_are_refused(central: TenantRepo,

@@ -233,8 +233,8 @@ def test_a_migration_of_1000_with_planted_conflicts(store: Store) -> None:
     assert values[58].value == "pnpm" and values[58].approved_by == "alice"
     pending = {r["proposal"]["subjectId"] for r in tenant.all_pending(tenant.state())}
     assert {f"u{i}" for i in range(40, 55)} <= pending
-    print(f"\nimport {imported:.1f}s, approve {approved:.1f}s, merge {merging:.1f}s")
-    assert imported + approved + merging < 60
+    print(f"\nimport {imported:.1f}s, approve {approved:.1f}s, merge {merging:.1f}s "
+          f"(wall clock; 1,000 proposals)")
 
 
 def test_cli_import_show_approve_merge(store: Store, tmp_path: Path) -> None:

@@ -208,6 +208,7 @@ class _Entry:
     cased: bool = False                  # matched against the original, un-folded text
     anywhere: bool = False               # retraction family: prohibitions count anywhere
     reset: re.Pattern[str] | None = None  # negators: what ends this negator's reach
+    reach: int | None = None             # negators: most words between it and the value
 
     @property
     def tag(self) -> str:
@@ -357,7 +358,9 @@ class _Builder:
                     continue
                 cue = text.strip() if isinstance(item, str) else str(item.get("id") or text)
                 anywhere = not isinstance(item, str) and bool(item.get("anywhere"))
-                entry = None if exempt else _Entry(name, lang, cue, anywhere=anywhere)
+                reach = None if isinstance(item, str) else item.get("reach")
+                entry = None if exempt else _Entry(name, lang, cue, anywhere=anywhere,
+                                                   reach=reach)
                 self._index(_IndexItem(name, entry, re.compile(_phrase_source(phrase), re.ASCII)),
                             phrase)
                 continue
@@ -367,7 +370,8 @@ class _Builder:
             reset = re.compile(item["reset"], re.ASCII) if item.get("reset") else None
             entry = _Entry(name, lang, str(item.get("id") or item["re"]),
                            at_start=item.get("at") == "start", cased=bool(item.get("cased")),
-                           anywhere=bool(item.get("anywhere")), reset=reset)
+                           anywhere=bool(item.get("anywhere")), reset=reset,
+                           reach=item.get("reach"))
             if entry.at_start or entry.cased:
                 self.special.setdefault(name, []).append((entry, re.compile(item["re"],
                                                                             re.ASCII)))
@@ -864,6 +868,10 @@ def _counts(text: str) -> tuple[int, int]:
     return len(_LATIN_TOKEN_RE.findall(text)), len(_CJK_RE.findall(text))
 
 
+#: Default reach of a negator: Latin words (CJK characters: twice as many) to the value.
+_NEGATION_REACH = 4
+
+
 def _negation(ctx: _Ctx, a: int, b: int, seg: tuple[int, int]) -> list[str]:
     """Is the value at [a, b) itself negated? Only words governing it count."""
     ss, se = seg
@@ -875,7 +883,8 @@ def _negation(ctx: _Ctx, a: int, b: int, seg: tuple[int, int]) -> list[str]:
         reset = any(h.end <= r.start and r.end <= a for r in ctx.hits.get("negation_reset", ()))
         if h.entry.reset is not None and h.entry.reset.search(gap):
             reset = True
-        if latin <= 4 and cjk <= 8 and not reset:
+        reach = h.entry.reach if h.entry.reach is not None else _NEGATION_REACH
+        if latin <= reach and cjk <= 2 * reach and not reset:
             return [h.tag]
     # Topicalised value: "北京我不住", "Tabs I never use", "vim 不用了".
     if ctx.residual(ss, a, ("filler", "explicit")) == 0:
@@ -981,7 +990,14 @@ def _sarcasm(ctx: _Ctx, si: int, absurd: bool) -> list[str]:
 def _prior_explicit(ctx: _Ctx, si: int) -> list[str]:
     """A bare instruction sentence governs the next one ("记住。我用 pnpm。"); one ending in
     a colon governs the lines after it until a blank line ("Remember the following:"); and
-    a bare "Remember that." right after a sentence governs that sentence."""
+    a bare "Remember that." right after a sentence governs that sentence; and an instruction
+    carries over a semicolon ("Remember I switched teams; my new title is SRE")."""
+    j = si - 1
+    while j >= 0 and ";" in ctx.sents[j].term and "\n" not in ctx.sents[j].term:
+        carried = [h.tag for h in ctx.hits_in("explicit", ctx.sents[j].start, ctx.sents[j].end)]
+        if carried:
+            return carried
+        j -= 1
     if si + 1 < len(ctx.sents) and not ctx.sents[si].para_after:
         after = ctx.sents[si + 1]
         found = ctx.sentence_frame(si + 1, "explicit")
@@ -1162,6 +1178,10 @@ def analyse(
     if conversation:
         before, after, evidence_msg = _split_conversation(conversation, message_id, text)
         author = author_id or (_attr(evidence_msg, "author_id") if evidence_msg else None)
+        written_by = _attr(evidence_msg, "author_id") if evidence_msg else None
+        if author_id is not None and written_by is not None and written_by != author_id:
+            # Someone else's words, however first-person they sound ("Sam here: …").
+            cues["other_person"].append(f"other_person:{lang}:author is not the subject")
         for m in after:
             m_author = _attr(m, "author_id")
             same = m_author == author if author is not None else (

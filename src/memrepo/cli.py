@@ -491,6 +491,70 @@ def policy_set(ctx: Context, tenant: str, source: str, operator: str, reason: st
     click.echo(f"policy {version} committed for {tenant}")
 
 
+@cli.command(name="stats")
+@click.option("--tenant", required=True)
+@click.option("--json", "as_json", is_flag=True)
+@pass_ctx
+@handle_errors
+def stats_cmd(ctx: Context, tenant: str, as_json: bool) -> None:
+    """How the gate has been deciding: by decision and reason, confirmations, revocations.
+
+    \b
+    Example:
+      memrepo --store ./mem stats --tenant acme
+    """
+    from .stats import stats
+
+    figures = stats(ctx.store(), tenant).to_json()
+    if as_json:
+        click.echo(_dump(figures))
+        return
+    for key, value in figures.items():
+        if isinstance(value, dict):
+            click.echo(f"{key}:")
+            for name, count in value.items():
+                click.echo(f"  {name:<32} {count}")
+        else:
+            shown = f"{value:.3f}" if isinstance(value, float) else value
+            click.echo(f"{key:<24} {shown}")
+
+
+@cli.command()
+@click.option("--tenant", "tenants", multiple=True, help="Tenant(s) to check (default: all).")
+@click.option("--json", "as_json", is_flag=True)
+@pass_ctx
+@handle_errors
+def guard(ctx: Context, tenants: tuple[str, ...], as_json: bool) -> None:
+    """Check hard triggers; on any, switch the tenant to shadow mode and exit 2.
+
+    Triggers: a secret in a committed fact, a fact filed under another tenant.
+    Meant for cron, next to `memrepo snapshot`.
+
+    \b
+    Example:
+      memrepo --store ./mem guard
+    """
+    from . import guard as guard_mod
+
+    store = ctx.store()
+    alarmed = False
+    report = {}
+    for tenant in tenants or tuple(store.tenants()):
+        findings = guard_mod.scan(store, tenant)
+        version = guard_mod.enforce(store, tenant, findings)
+        report[tenant] = {"findings": [f.__dict__ for f in findings], "shadowPolicy": version}
+        for f in findings:
+            alarmed = True
+            click.echo(f"ALERT {tenant}: {f.trigger} at {f.path} ({f.detail}); "
+                       f"tenant switched to shadow mode (policy {version})", err=True)
+    if as_json:
+        click.echo(_dump(report))
+    elif not alarmed:
+        click.echo("no hard triggers")
+    if alarmed:
+        sys.exit(2)
+
+
 def main() -> int:
     cli(prog_name="memrepo")
     return 0

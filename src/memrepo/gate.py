@@ -19,7 +19,7 @@ from datetime import datetime
 from typing import Any
 
 from . import analysis as analysis_mod
-from . import canonical, evidence, layout, secrets, sensitive
+from . import canonical, evidence, layout, secrets, sensitive, stats
 from .errors import InputError
 from .policy import GateInput, Policy, Verdict, decide, effective_expiry
 from .proposal import (
@@ -79,6 +79,7 @@ def submit(store: Store, raw: Mapping[str, Any] | str | bytes | MemoryProposal, 
         state = tenant.state()
         seen = tenant.record(proposal.id, state)
         if seen is not None:
+            stats.note_replay(tenant, proposal.id)
             return replay(seen.data, proposal)
         assessment = assess(tenant, state, proposal, now)
         decision = _apply(tenant, state, assessment, now, raced=raced)

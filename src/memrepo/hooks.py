@@ -31,6 +31,7 @@ import os
 import shlex
 import subprocess
 import sys
+import tempfile
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -66,8 +67,9 @@ _TEMPLATE = """#!/bin/sh
 #
 # Runs memrepo's @HOOK@ step, then any hook that was here before: that script is kept
 # as @HOOK@.user beside this one, and every executable in @HOOK@.d/ runs too, in name
-# order, each with the same arguments and standard input. The Python below was
-# recorded at install time; run the installer again after moving the environment.
+# order, each with the same arguments and standard input (after a refusal by memrepo's
+# pre-receive check, none of them runs). The Python below was recorded at install
+# time; run the installer again after moving the environment.
 exec @PYTHON@ -m memrepo hook @HOOK@ "$@"
 """.replace("{marker}", MARKER)
 
@@ -142,10 +144,11 @@ def install(repo_path: str | os.PathLike[str], *, python: str | None = None,
         text = render(name, exe)
         if target.exists() and target.read_text("utf-8", "replace") == text:
             continue
-        tmp = target.with_name(f".{name}.memrepo-tmp")
-        tmp.write_text(text, "utf-8")
-        tmp.chmod(0o755)
-        os.replace(tmp, target)
+        fd, tmp = tempfile.mkstemp(prefix=f".{name}.", suffix=".memrepo-tmp", dir=directory)
+        with os.fdopen(fd, "w", encoding="utf-8") as out:
+            out.write(text)
+        os.chmod(tmp, 0o755)
+        os.replace(tmp, target)  # concurrent installers each replace atomically
         written.append(name)
     return Installed(path, tuple(written), tuple(kept))
 
@@ -239,8 +242,9 @@ def notify(repo_path: str | os.PathLike[str], updates: Sequence[RefUpdate]) -> l
     problems: list[str] = []
     body = {"at": format_time(_now()), "updates": [u.to_json() for u in updates]}
     try:
-        tmp = path / f".{NUDGE_FILE}.tmp"
-        tmp.write_text(json.dumps(body) + "\n", "utf-8")
+        fd, tmp = tempfile.mkstemp(prefix=f".{NUDGE_FILE}.", dir=path)
+        with os.fdopen(fd, "w", encoding="utf-8") as out:
+            out.write(json.dumps(body) + "\n")
         os.replace(tmp, path / NUDGE_FILE)
     except OSError as exc:
         problems.append(f"cannot write {path / NUDGE_FILE}: {exc.strerror}")
@@ -463,6 +467,7 @@ class CommitContext:
 
 Checker = Callable[[CommitContext], None]
 
+
 def check_commit(tenant: TenantRepo, commit: pygit2.Commit, *, audit: _git.Oid | None = None,
                  audit_tree: pygit2.Tree | None = None) -> None:
     """Raise :class:`_Refuse` unless ``commit`` is a change the gate (or a lifecycle
@@ -576,6 +581,15 @@ def _check_gate(ctx: CommitContext) -> None:
     path = layout.fact_path(proposal.subject_id, scope, proposal.kind, proposal.normalized_key)
     mid = layout.memory_id(proposal.tenant_id, proposal.subject_id, scope, proposal.kind,
                            proposal.normalized_key)
+    # The files a gate commit writes, and no others; a proposal decides only once.
+    if _git.lookup(ctx.state.main_tree, record_path) is not None:
+        raise _Refuse(f"proposal {pid} is already on main in the parent (a replayed commit)")
+    msg_path = layout.message_path(t["Source-Message"])
+    allowed_paths = {path, record_path, msg_path,
+                     layout.derived_path(t["Source-Message"], mid)}
+    if ctx.parent_fact(path) is None:
+        allowed_paths.add(layout.id_index_path(mid))
+    ctx.only(allowed_paths, required=(path, record_path))
     fact = _fact_file(ctx, path)
     expected_hash = canonical.payload_hash(
         value=fact.value, confidence=fact.confidence if fact.confidence is not None else -1,
@@ -584,7 +598,6 @@ def _check_gate(ctx: CommitContext) -> None:
     if fact.payload_hash != ph or expected_hash != ph:
         raise _Refuse(f"fact {path}: payloadHash does not match the fact's value, confidence, "
                       "expiry and evidence")
-    msg_path = layout.message_path(t["Source-Message"])
     try:
         message = Message.model_validate(ctx.json_file(msg_path, "source message"))
     except ValueError as exc:
@@ -658,12 +671,7 @@ def _check_gate(ctx: CommitContext) -> None:
         if t.get(key) != value:
             raise _Refuse(f"trailer {key} is {t.get(key)!r}, the gate would have written "
                           f"{value!r}")
-    derived = layout.derived_path(message.message_id, mid)
-    allowed_paths = {path, record_path, msg_path, derived}
-    if current is None:
-        allowed_paths.add(layout.id_index_path(mid))
-    ctx.only(allowed_paths, required=(path, record_path))
-    _index_blob(ctx, derived, path)
+    _index_blob(ctx, layout.derived_path(message.message_id, mid), path)
     if current is None:
         _index_blob(ctx, layout.id_index_path(mid), path)
 

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
+import uuid
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -128,7 +130,31 @@ class TenantRepo:
 
     @classmethod
     def create(cls, path: Path, tenant_id: str, *, policy: Policy | None = None) -> TenantRepo:
+        """Build the repository under a private name, then rename it into place.
+
+        A tenant thus appears complete (config, hooks, policy commit) or not at all,
+        even if its creator is killed; and concurrent creators never share a
+        half-made repository (they used to fail on each other's ``config.lock``, with
+        a raw ``GitError``): one rename wins, the others open the winner's.
+        """
         path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.parent / f".{path.name}.creating-{uuid.uuid4().hex[:12]}"
+        try:
+            cls._build(tmp, tenant_id, policy or default_policy())
+            try:
+                os.rename(tmp, path)
+            except OSError:  # another creator's repository is in place already
+                if not (path / "HEAD").exists():
+                    raise
+        except OSError as exc:
+            raise StoreError(f"cannot create tenant repository {path}: {exc}",
+                             code="init_failed") from exc
+        finally:
+            shutil.rmtree(tmp, ignore_errors=True)
+        return cls(path, tenant_id)
+
+    @classmethod
+    def _build(cls, path: Path, tenant_id: str, policy: Policy) -> None:
         repo = _git.init_bare(path)
         ident = path / "memrepo-tenant"
         ident.write_text(tenant_id, "utf-8")
@@ -140,9 +166,7 @@ class TenantRepo:
         from .hooks import install as install_hooks  # hooks imports this module
 
         install_hooks(path)
-        tenant = cls(path, tenant_id)
-        tenant._initial_commit(policy or default_policy())
-        return tenant
+        cls(path, tenant_id)._initial_commit(policy)
 
     def _initial_commit(self, policy: Policy) -> None:
         blob = _git.write_blob(self.repo, canonical.dumps_pretty(policy.to_json()))
@@ -154,7 +178,6 @@ class TenantRepo:
         )
         commit = _git.create_commit(self.repo, tree=tree, parents=[], message=message,
                                     author=GATE_AUTHOR)
-        # A concurrent creator may have won; that is fine, its policy is the same default.
         _git.compare_and_swap(self.repo, {layout.MAIN_REF: (None, commit)},
                               message="memrepo: create tenant")
 
