@@ -14,6 +14,7 @@ import os
 import random
 import time
 from collections import Counter, defaultdict
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -29,6 +30,8 @@ from memrepo.store import Store, TenantRepo
 CTX = multiprocessing.get_context("spawn")
 MAIN = layout.MAIN_REF
 AUDIT = layout.AUDIT_REF
+PACKAGE_MANAGER = lifecycle.FactRef("u1", {"kind": "global", "key": "default"}, "preference",
+                                    "package_manager")
 
 pytestmark = pytest.mark.slow
 
@@ -106,9 +109,7 @@ def test_concurrent_approved_replacements_lose_no_update(store: Store) -> None:
     assert {r[3] for r in attempts} <= {"COMMIT", "CONFLICT"}, attempts
     assert all("fact_changed" in r[4] for r in attempts if r[3] == "CONFLICT")
 
-    path = layout.fact_path("u1", {"kind": "global", "key": "default"}, "preference",
-                            "package_manager")
-    history = [fact for _, fact in tenant.history(path)]
+    history = [fact for _, fact in tenant.history(PACKAGE_MANAGER.path)]
     k = len(history)
     assert [f.version for f in history] == list(range(1, k + 1))
     assert [f.supersedes for f in history] == [None, *range(1, k)]
@@ -270,8 +271,8 @@ def test_compare_and_swap_refuses_a_ref_that_moved(store: Store) -> None:
 
 
 def _race_before_first_commit(monkeypatch: pytest.MonkeyPatch, store: Store,
-                              competitor: dict[str, Any]) -> list[Any]:
-    """Make the next TenantRepo.commit first let ``competitor`` through another Store.
+                              competitor: Callable[[Store], Any]) -> list[Any]:
+    """Make the next TenantRepo.commit first run ``competitor`` through another Store.
 
     That is exactly the window a second process could use: after the proposal was
     assessed on a tip, before its commit is published. Everything stays real git.
@@ -282,7 +283,7 @@ def _race_before_first_commit(monkeypatch: pytest.MonkeyPatch, store: Store,
     def commit_after_competitor(self: TenantRepo, state: Any, **kwargs: Any) -> Any:
         if not landed:
             landed.append(None)
-            landed[0] = gate.submit(Store(store.root, durable=False), competitor, now=NOW)
+            landed[0] = competitor(Store(store.root, durable=False))
         return real_commit(self, state, **kwargs)
 
     monkeypatch.setattr(TenantRepo, "commit", commit_after_competitor)
@@ -294,7 +295,8 @@ def test_a_commit_that_loses_the_race_is_re_decided_not_forced(
     mine_msg, mine = remember("pnpm", mid="m1")
     theirs_msg, theirs = remember("yarn", mid="m2")
     tenant = _ingest(store, [mine_msg, theirs_msg])
-    landed = _race_before_first_commit(monkeypatch, store, theirs)
+    landed = _race_before_first_commit(monkeypatch, store,
+                                       lambda other: gate.submit(other, theirs, now=NOW))
 
     decision = gate.submit(store, mine, now=NOW)
     assert landed[0].decision is DecisionKind.COMMIT
@@ -303,32 +305,41 @@ def test_a_commit_that_loses_the_race_is_re_decided_not_forced(
     chain = main_chain(tenant.repo)
     assert chain[-1][1]["Proposal-Id"] == landed[0].proposal_id  # the competitor stays
     assert decision.proposal_id not in {t.get("Proposal-Id") for _, t in chain}
-    fact = tenant.fact_at(layout.fact_path("u1", {"kind": "global", "key": "default"},
-                                           "preference", "package_manager"), tenant.state())
+    fact = tenant.fact_at(PACKAGE_MANAGER.path, tenant.state())
     assert fact is not None and fact.value == "yarn" and fact.version == 1
     fsck(tenant.path)
 
 
-def test_a_commit_is_re_decided_when_a_competitor_was_parked_meanwhile(
+def test_a_proposal_is_never_both_parked_and_committed(
         store: Store, monkeypatch: pytest.MonkeyPatch) -> None:
-    """A write to the audit ref also invalidates a decision to write ``main``.
+    """A write to ``main`` also invalidates a decision to write the audit ref.
 
-    The competitor only parks a proposal (low confidence), so ``main`` never moves;
-    but the commit was decided without seeing it, and the matrix says a competing
-    pending value makes it a CONFLICT. Checking only the written ref let it through.
+    The proposal is assessed while the fact says yarn: CONFIRM_REPLACE, to be parked
+    on the audit ref. Before that lands, an administrator sets the fact to pnpm and a
+    client's retry of the very same proposal commits it on ``main`` (it now merely
+    reaffirms the fact). A compare-and-swap of only the written ref let the parked
+    record land as well: one proposalId, two different decisions.
     """
-    mine_msg, mine = remember("pnpm", mid="m1")
-    theirs_msg, theirs = remember("yarn", mid="m2", confidence=0.5)
-    tenant = _ingest(store, [mine_msg, theirs_msg])
-    landed = _race_before_first_commit(monkeypatch, store, theirs)
-    main_before = tenant.state().main
+    seed_msg, seed = remember("yarn", mid="m0")
+    msg, raw = remember("pnpm", mid="m1")
+    tenant = _ingest(store, [seed_msg, msg])
+    assert gate.submit(store, seed, now=NOW).decision is DecisionKind.COMMIT
 
-    decision = gate.submit(store, mine, now=NOW)
-    assert landed[0].decision is DecisionKind.NEEDS_CONFIRMATION
-    assert decision.decision is DecisionKind.CONFLICT, decision
-    assert "competing_pending" in decision.reasons
-    assert "re_decided_after_race" in decision.reasons
-    assert tenant.state().main == main_before
+    def admin_then_retry(other: Store) -> Any:
+        lifecycle.admin_set(other, TENANT, PACKAGE_MANAGER, "pnpm", operator="admin",
+                            reason="said so on the phone", now=NOW)
+        return gate.submit(other, raw, now=NOW)
+
+    landed = _race_before_first_commit(monkeypatch, store, admin_then_retry)
+    decision = gate.submit(store, raw, now=NOW)
+    assert landed[0].decision is DecisionKind.COMMIT, landed
+    assert decision.decision is DecisionKind.DUPLICATE, decision
+    assert "original_commit" in decision.reasons
+    state = tenant.state()
+    path = layout.proposal_path(landed[0].proposal_id)
+    assert _git.lookup(state.main_tree, path) is not None
+    assert _git.lookup(state.audit_tree, path) is None, "also parked on the audit ref"
+    assert tenant.pending_for(landed[0].memory_id, state) == []
     fsck(tenant.path)
 
 
@@ -421,7 +432,8 @@ def test_lifecycle_confirm_reports_conflict_after_the_fact_moved(store: Store) -
     _ingest(store, [seed_msg, a_msg, b_msg])
     assert gate.submit(store, seed, now=NOW).decision is DecisionKind.COMMIT
     da, db = gate.submit(store, a, now=NOW), gate.submit(store, b, now=NOW)
-    assert da.decision is DecisionKind.CONFIRM_REPLACE and db.decision is DecisionKind.CONFLICT
+    assert da.decision is DecisionKind.CONFIRM_REPLACE
+    assert db.decision in (DecisionKind.CONFIRM_REPLACE, DecisionKind.CONFLICT)
     assert da.proposal_id and da.payload_hash and db.proposal_id and db.payload_hash
     first = lifecycle.confirm(store, TENANT, db.proposal_id, db.payload_hash, approver="u1",
                               now=NOW)

@@ -20,8 +20,10 @@ hook runs it, and every executable in ``<name>.d/``, with the same arguments and
 standard input. The installed script bakes in the Python that installed it, so a push
 works without memrepo on ``PATH``.
 
-Commit kinds on ``main`` and what is checked for each live in :data:`COMMIT_CHECKS`;
-a new kind of lifecycle commit needs an entry there, or pushes of it are refused.
+Commit kinds on ``main`` and what is checked for each live in :data:`COMMIT_CHECKS`
+(root, gate, admin, revoke, renew, restore, policy); a new kind of lifecycle commit
+needs an entry there, or pushes of it are refused. Other refs are not guarded except
+the audit ref, which may only move forward and never change a stored message.
 """
 
 from __future__ import annotations
@@ -962,7 +964,3 @@ def run_hook(name: str, args: Sequence[str], stdin: bytes) -> HookResult:
         raise InputError(f"memrepo has no {name!r} hook", code="unknown_hook")
     code = run_chained(directory, name, args, stdin)
     return HookResult(code, tuple(f"memrepo: {m}" for m in messages))
-
-
-def install_all(tenant_paths: Iterable[Path], *, python: str | None = None) -> list[Installed]:
-    return [install(p, python=python) for p in tenant_paths]

@@ -1,0 +1,94 @@
+"""`memrepo eval` on the public sample and on our own corpus, through the real library."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from conftest import SHARED_EVAL
+from memrepo import evaluation
+from memrepo.cli import cli
+
+CASES = Path(__file__).resolve().parent / "cases"
+CORPUS = sorted(CASES.glob("*.jsonl"))
+
+
+def test_public_dev_cases_are_all_right() -> None:
+    path = SHARED_EVAL / "dev-cases.jsonl"
+    if not path.exists():
+        pytest.skip("shared/eval/dev-cases.jsonl not present")
+    report = evaluation.run(evaluation.load_cases(path))
+    assert [m.to_json() for m in report.mismatches] == []
+    figures = report.figures()
+    assert figures == {"false_commit_rate": 0.0, "auto_commit_recall": 1.0,
+                       "decision_accuracy": 1.0, "duplicate_effects": 0,
+                       "revocation_residue": 0}
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("path", CORPUS, ids=[p.name for p in CORPUS])
+def test_own_corpus_never_commits_falsely(path: Path) -> None:
+    report = evaluation.run(evaluation.load_cases(path))
+    false_commits = [m.to_json() for m in report.mismatches if m.got == "COMMIT"]
+    assert false_commits == []
+    assert report.false_commit_rate == 0.0
+    assert report.auto_commit_recall >= 0.9
+    assert report.duplicate_effects == 0 and report.revocation_residue == 0
+
+
+def test_corpus_is_large_and_covers_both_languages() -> None:
+    cases = [json.loads(line) for p in CORPUS
+             for line in p.read_text(encoding="utf-8").splitlines() if line.strip()]
+    assert len(cases) >= 300
+    assert {c["lang"] for c in cases} == {"en", "zh"}
+
+
+def _case(step_expect: str, text: str = "Remember that I use pnpm for packages.") -> dict:
+    return {
+        "id": "t-1", "category": "explicit_ok", "lang": "en", "now": "2026-10-14T09:00:00Z",
+        "messages": [{"messageId": "m1", "tenantId": "t1", "conversationId": "c1",
+                      "authorId": "u1", "role": "user", "origin": "user", "text": text,
+                      "createdAt": "2026-10-14T08:00:00Z"}],
+        "facts": [],
+        "steps": [
+            {"op": "propose", "expect": step_expect, "proposal": {
+                "tenantId": "t1", "subjectId": "u1", "scope": {"kind": "global", "key": "default"},
+                "kind": "preference", "normalizedKey": "package_manager", "value": "pnpm",
+                "evidence": {"messageId": "m1", "quote": "Remember that I use pnpm"}}},
+            {"op": "propose", "expect": "DUPLICATE", "proposal": {
+                "tenantId": "t1", "subjectId": "u1", "scope": {"kind": "global", "key": "default"},
+                "kind": "preference", "normalizedKey": "package_manager", "value": "pnpm",
+                "evidence": {"messageId": "m1", "quote": "Remember that I use pnpm"}}},
+            {"op": "recall", "subjectId": "u1",
+             "present": [{"kind": "preference", "normalizedKey": "package_manager",
+                          "value": "pnpm"}], "absent": []},
+            {"op": "teleport"},
+        ],
+    }
+
+
+def test_runner_scores_and_reports_mismatches() -> None:
+    report = evaluation.run([_case("NEEDS_CONFIRMATION")])
+    got = [(m.index, m.op, m.got) for m in report.mismatches]
+    assert got == [(0, "propose", "COMMIT"), (3, "teleport", None)]
+    assert report.false_commit_rate == 1.0
+    assert report.decision_accuracy == 0.5
+    assert report.auto_commit_recall == 1.0  # no step expects exactly COMMIT
+
+
+def test_cli_json_has_the_contract_keys(tmp_path: Path) -> None:
+    path = tmp_path / "cases.jsonl"
+    path.write_text(json.dumps(_case("COMMIT")) + "\n", encoding="utf-8")
+    result = CliRunner().invoke(cli, ["eval", str(path), "--json"])
+    assert result.exit_code == 0, result.output
+    out = json.loads(result.output)
+    for key in ("false_commit_rate", "auto_commit_recall", "decision_accuracy",
+                "duplicate_effects", "revocation_residue"):
+        assert key in out
+    assert out["auto_commit_recall"] == 1.0
+    strict = CliRunner().invoke(cli, ["eval", str(path), "--strict"])
+    assert strict.exit_code == 1  # the unsupported 'teleport' step is a mismatch
+    assert "unsupported step" in strict.output
