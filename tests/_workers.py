@@ -177,20 +177,18 @@ def hold_cas_and_ref_lock(repo_path: str, ref: str, by_hand: bool, ready: Any) -
     from memrepo import _git
 
     repo = _git.open_repo(repo_path)
-    lock = _git.cas_lock(repo)
-    lock.acquire()
+    held: list[Any] = [_git.cas_lock(repo)]  # referenced until the process dies
+    held[0].acquire()
     if by_hand:
         path = os.path.join(repo.path, ref + ".lock")
         fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
         os.write(fd, b"0" * 40 + b"\n")  # half-written: what a crash mid-update leaves
-        txn = None
     else:
-        txn = repo.transaction()
-        txn.lock_ref(ref)
+        held.append(repo.transaction())
+        held[-1].lock_ref(ref)
     ready.set()
-    while True:  # keep txn and lock alive until killed
+    while held:
         time.sleep(1)
-        assert txn is not None or by_hand
 
 
 def _append(log: str, line: str) -> None:

@@ -25,15 +25,13 @@ from _workers import NOW, TENANT, fsck, main_chain, remember, run_processes
 from memrepo import _git, gate, layout, lifecycle
 from memrepo.errors import StoreError
 from memrepo.proposal import DecisionKind, Message
-from memrepo.store import Store, TenantRepo
+from memrepo.store import State, Store, TenantRepo
 
 CTX = multiprocessing.get_context("spawn")
 MAIN = layout.MAIN_REF
 AUDIT = layout.AUDIT_REF
 PACKAGE_MANAGER = lifecycle.FactRef("u1", {"kind": "global", "key": "default"}, "preference",
                                     "package_manager")
-
-pytestmark = pytest.mark.slow
 
 
 def _ingest(store: Store, messages: list[dict[str, Any]]) -> TenantRepo:
@@ -50,6 +48,7 @@ def _fact_commits(tenant: TenantRepo, memory_id: str) -> list[dict[str, str]]:
 # -- 0. a tenant created by several clients at once ------------------------------------
 
 
+@pytest.mark.slow
 def test_concurrent_creators_of_a_tenant_all_get_the_same_repository(store: Store) -> None:
     creators = 6
     barrier, results = CTX.Barrier(creators), CTX.Queue()
@@ -68,6 +67,7 @@ def test_concurrent_creators_of_a_tenant_all_get_the_same_repository(store: Stor
 # -- 1. first write of a fact, racing ---------------------------------------------------
 
 
+@pytest.mark.slow
 def test_racing_first_writes_of_one_fact_commit_exactly_once(store: Store) -> None:
     values = ["pnpm", "npm", "yarn", "bun", "deno", "pip", "cargo", "poetry"]
     pairs = [remember(v, mid=f"m{i}") for i, v in enumerate(values)]
@@ -92,17 +92,17 @@ def test_racing_first_writes_of_one_fact_commit_exactly_once(store: Store) -> No
 # -- 2. approved replacements, racing: no lost update ---------------------------------
 
 
+@pytest.mark.slow
 def test_concurrent_approved_replacements_lose_no_update(store: Store) -> None:
     seed_msg, seed = remember("pnpm", mid="seed")
     tenant = _ingest(store, [seed_msg])
     assert gate.submit(store, seed, now=NOW).decision is DecisionKind.COMMIT
     workers, wanted = 4, 3
     barrier, results = CTX.Barrier(workers), CTX.Queue()
-    reports = run_processes(CTX, _workers.replace_and_confirm,
-                            [(str(store.root), w, wanted, barrier, results)
-                             for w in range(workers)],
-                            results, timeout=90)
-    attempts = reports
+    attempts = run_processes(CTX, _workers.replace_and_confirm,
+                             [(str(store.root), w, wanted, barrier, results)
+                              for w in range(workers)],
+                             results, timeout=90)
     successes = [r for r in attempts if r[3] == "COMMIT"]
     assert len(successes) == workers * wanted, attempts
     # every failure is an honest refusal: the fact changed under the approval
@@ -123,6 +123,7 @@ def test_concurrent_approved_replacements_lose_no_update(store: Store) -> None:
 # -- 3. one proposal replayed 50 times at once ------------------------------------------
 
 
+@pytest.mark.slow
 def test_fifty_concurrent_replays_commit_once(store: Store) -> None:
     msg, raw = remember("pnpm", mid="m1")
     tenant = _ingest(store, [msg])
@@ -147,6 +148,7 @@ def test_fifty_concurrent_replays_commit_once(store: Store) -> None:
 # -- 4. a Jepsen-style history check ----------------------------------------------------
 
 
+@pytest.mark.slow
 def test_history_of_mixed_concurrent_clients_matches_main(store: Store) -> None:
     """Each client submits new facts, shared replays and racing replacements, some of
     them parked (low confidence); every report must agree with ``main`` afterwards."""
@@ -220,9 +222,7 @@ def test_history_of_mixed_concurrent_clients_matches_main(store: Store) -> None:
     fsck(tenant.path)
 
 
-def _state_at(tenant: TenantRepo, commit: Any) -> Any:
-    from memrepo.store import State
-
+def _state_at(tenant: TenantRepo, commit: Any) -> State:
     return State(commit.id, None, commit.tree, None)
 
 
@@ -346,6 +346,7 @@ def test_a_proposal_is_never_both_parked_and_committed(
 # -- 6. locks of dead writers are recovered, locks of live ones are not -----------------
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("by_hand", [False, True], ids=["libgit2-transaction", "plain-file"])
 def test_ref_lock_of_a_killed_writer_is_recovered_and_a_live_one_is_not_stolen(
         store: Store, monkeypatch: pytest.MonkeyPatch, by_hand: bool) -> None:

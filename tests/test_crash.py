@@ -25,7 +25,7 @@ import pytest
 
 import _workers
 from _workers import NOW, TENANT, fsck, main_chain, remember
-from memrepo import gate, layout
+from memrepo import _git, gate, layout
 from memrepo.proposal import DecisionKind, Message
 from memrepo.store import Store
 
@@ -166,4 +166,7 @@ def test_sigkilled_writers_leave_a_consistent_store(tmp_path: Path,
     assert main_chain(repo.repo)[-1][1]["Proposal-Id"] == decision.proposal_id
     for ref in (layout.MAIN_REF, layout.AUDIT_REF):
         assert not (repo.path / (ref + ".lock")).exists(), ref
+    # with every writer gone, a sweep may take even fresh temp files: they are garbage
+    _git.clean_temp_files(repo.repo, older_than=0)
+    assert not list(repo.path.glob("objects/tmp_*")), context
     fsck(tenant.path)

@@ -11,6 +11,7 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 import pytest
@@ -255,6 +256,24 @@ def test_a_stale_batch_is_refused_not_applied(store: Store) -> None:
     assert info.value.code == "consumer_position_moved"
     assert projection.position() == str(tip)
     projection.close()
+
+
+def test_a_hook_nudge_syncs_the_existing_projections(store: Store) -> None:
+    tenant = store.tenant("t1", create=True)
+    commit_facts(tenant, [Change("u1", "editor", "vim")])
+    main = SimpleNamespace(ref=layout.MAIN_REF)
+    assert events.on_refs_updated(tenant.path, [main]) == []     # no projection yet
+    facts = projections.FactsProjection(store, "t1")
+    facts.sync()
+    facts.close()
+    commit_facts(tenant, [Change("u1", "editor", "emacs")])        # as if pushed
+    audit_only = SimpleNamespace(ref=layout.AUDIT_REF)
+    assert events.on_refs_updated(tenant.path, [audit_only]) == []
+    [result] = events.on_refs_updated(tenant.path, [main])
+    assert (result.consumer, result.events) == ("sqlite-facts", 1)
+    assert result.position == str(tenant.state().main)
+    assert not projections.VectorProjection(store, "t1").path.exists()
+    assert events.on_refs_updated(store.root, [main]) == []       # not a tenant repository
 
 
 # -- killed consumers ---------------------------------------------------------------------

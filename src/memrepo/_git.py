@@ -337,34 +337,6 @@ def parse_trailers(message: str) -> dict[str, str]:
     return out
 
 
-def tree_changes(repo: pygit2.Repository, old: pygit2.Tree | None, new: pygit2.Tree | None,
-                 prefix: str = "") -> list[tuple[str, Oid | None, Oid | None]]:
-    """Blob paths that differ between two trees, as (path, old blob, new blob), by libgit2.
-
-    A side is None where the path is absent. libgit2 skips subtrees whose ids match,
-    so the cost follows the size of the change, not of the trees.
-    """
-    if old is None and new is None:
-        return []
-    try:
-        if old is None:
-            assert new is not None
-            diff = new.diff_to_tree(swap=True)
-        elif new is None:
-            diff = old.diff_to_tree()
-        else:
-            diff = old.diff_to_tree(new)
-    except pygit2.GitError as exc:
-        raise StoreError(f"cannot diff trees: {exc}", code="diff_failed") from exc
-    out: list[tuple[str, Oid | None, Oid | None]] = []
-    for delta in diff.deltas:
-        before = None if delta.status == pygit2.GIT_DELTA_ADDED else delta.old_file.id
-        after = None if delta.status == pygit2.GIT_DELTA_DELETED else delta.new_file.id
-        path = delta.new_file.path if after is not None else delta.old_file.path
-        out.append((prefix + path, before, after))
-    return out
-
-
 # -- additions for hooks and reviews (issue 5) ------------------------------------------
 
 
@@ -593,6 +565,8 @@ def commit_of(repo: pygit2.Repository, spec: str | Oid) -> pygit2.Commit | None:
 
 
 def is_descendant(repo: pygit2.Repository, commit: Oid, ancestor: Oid) -> bool:
+    """True when ``ancestor`` is in the history of ``commit``; False also when either
+    object is missing (a consumer position from another repository)."""
     try:
         return bool(repo.descendant_of(commit, ancestor))
     except pygit2.GitError:

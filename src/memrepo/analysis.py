@@ -180,21 +180,27 @@ class _Folder:
 
 #: Families the code relies on; a lexicon file may leave any of them out.
 _FAMILY_NAMES: tuple[str, ...] = (
-    "explicit", "permanent", "negated", "negation_reset", "other_person",
-    "other_person_reported", "other_person_cased", "first_person", "question", "question_tag",
-    "polite_request", "hypothetical", "hedged", "sarcastic", "sarcastic_weak", "absurd",
-    "temporary", "retracted", "agreement", "pasted_header", "pasted_report", "update_injection",
-    "clause_break", "soft_break", "filler", "absurd_value",
+    "explicit", "habit_subject", "permanent", "negated", "negation_reset", "other_person",
+    "other_person_reported", "other_person_cased", "other_author", "quote_speaker",
+    "quote_source", "first_person", "question", "question_tag", "polite_request",
+    "hypothetical", "hedged", "sarcastic", "sarcastic_weak", "laughter", "absurd", "temporary",
+    "retracted", "corrected", "kept", "agreement", "pasted_header", "pasted_report",
+    "update_injection", "clause_break", "soft_break", "filler", "absurd_value",
 )
 _STRUCTURAL = frozenset({"clause_break", "soft_break"})
 _ABSURD = frozenset({"absurd"})
 _VALUE_ONLY = frozenset({"absurd_value"})
-_RETRACTED = frozenset({"retracted"})
+_RETRACTED = frozenset({"retracted", "corrected", "kept"})
+#: Families only read inside a quoted passage's lead-in (who or what is being quoted).
+_QUOTE_INTRO = ("quote_speaker", "quote_source", "other_person", "other_person_reported",
+                "other_person_cased", "pasted_header", "pasted_report")
 #: Internal family -> the public flag its cues are reported under.
 _PUBLIC: dict[str, str] = {
     "other_person_reported": "other_person", "other_person_cased": "other_person",
-    "sarcastic_weak": "sarcastic", "agreement": "agreement_to_guess",
+    "sarcastic_weak": "sarcastic", "laughter": "sarcastic", "agreement": "agreement_to_guess",
     "pasted_header": "pasted_untrusted", "pasted_report": "pasted_untrusted",
+    "other_author": "other_person", "quote_speaker": "other_person",
+    "quote_source": "pasted_untrusted", "corrected": "retracted",
 }
 _WORD_EDGE_RE = re.compile(r"[a-z0-9_]")
 
@@ -207,6 +213,7 @@ class _Entry:
     at_start: bool = False               # must open a segment
     cased: bool = False                  # matched against the original, un-folded text
     anywhere: bool = False               # retraction family: prohibitions count anywhere
+    habitual: bool = False               # explicit: not after a subject ("I always use…")
     reset: re.Pattern[str] | None = None  # negators: what ends this negator's reach
     reach: int | None = None             # negators: most words between it and the value
 
@@ -295,6 +302,9 @@ class _Lexicon:
     by_word: Mapping[str, tuple[_IndexItem, ...]]    # phrases keyed by their first word
     by_char: Mapping[str, tuple[_IndexItem, ...]]    # phrases keyed by a non-word first char
     key_chars: re.Pattern[str] | None                # finds the positions by_char needs
+    # Words (Latin) and characters (CJK) that never name what a retraction is about.
+    stopwords: frozenset[str] = frozenset()
+    stop_chars: frozenset[str] = frozenset()
 
     @property
     def cue_families(self) -> frozenset[str]:
@@ -358,9 +368,10 @@ class _Builder:
                     continue
                 cue = text.strip() if isinstance(item, str) else str(item.get("id") or text)
                 anywhere = not isinstance(item, str) and bool(item.get("anywhere"))
+                habitual = not isinstance(item, str) and bool(item.get("habitual"))
                 reach = None if isinstance(item, str) else item.get("reach")
                 entry = None if exempt else _Entry(name, lang, cue, anywhere=anywhere,
-                                                   reach=reach)
+                                                   habitual=habitual, reach=reach)
                 self._index(_IndexItem(name, entry, re.compile(_phrase_source(phrase), re.ASCII)),
                             phrase)
                 continue
@@ -371,14 +382,15 @@ class _Builder:
             entry = _Entry(name, lang, str(item.get("id") or item["re"]),
                            at_start=item.get("at") == "start", cased=bool(item.get("cased")),
                            anywhere=bool(item.get("anywhere")), reset=reset,
-                           reach=item.get("reach"))
+                           reach=item.get("reach"), habitual=bool(item.get("habitual")))
             if entry.at_start or entry.cased:
                 self.special.setdefault(name, []).append((entry, re.compile(item["re"],
                                                                             re.ASCII)))
             else:
                 self.regexes.setdefault(name, []).append((entry, _compiled(item["re"])))
 
-    def build(self, names: Iterable[str], abbreviations: frozenset[str]) -> _Lexicon:
+    def build(self, names: Iterable[str], abbreviations: frozenset[str],
+              stopwords: frozenset[str], stop_chars: frozenset[str]) -> _Lexicon:
         families = {
             name: _Family(name, tuple(self.regexes.get(name, ())),
                           tuple(self.special.get(name, ())), tuple(self.exempt.get(name, ())))
@@ -389,7 +401,7 @@ class _Builder:
         return _Lexicon(
             families, self.folder, abbreviations,
             {k: tuple(v) for k, v in self.by_word.items()},
-            {k: tuple(v) for k, v in self.by_char.items()}, key_chars,
+            {k: tuple(v) for k, v in self.by_char.items()}, key_chars, stopwords, stop_chars,
         )
 
 
@@ -405,9 +417,13 @@ def _lexicon() -> _Lexicon:
     raw_files = {lang: _read_lexicon(lang) for lang in LANGS}
     variants: dict[str, str] = {}
     abbreviations: set[str] = set()
+    stopwords: set[str] = set()
+    stop_chars: set[str] = set()
     for data in raw_files.values():
         variants.update(data.get("variants", {}))
         abbreviations.update(a.lower() for a in data.get("abbreviations", ()))
+        stopwords.update(w.lower() for w in data.get("target_stopwords", ()))
+        stop_chars.update("".join(data.get("target_stop_chars", ())))
     builder = _Builder(_Folder(variants))
     names = list(_FAMILY_NAMES)
     for lang, data in raw_files.items():
@@ -416,7 +432,8 @@ def _lexicon() -> _Lexicon:
                 names.append(name)
             builder.add(name, lang, fam.get("cues", ()), exempt=False)
             builder.add(name, lang, fam.get("exempt", ()), exempt=True)
-    return builder.build(names, frozenset(abbreviations))
+    return builder.build(names, frozenset(abbreviations), frozenset(stopwords),
+                         frozenset(stop_chars))
 
 
 @dataclass(frozen=True)

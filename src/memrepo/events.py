@@ -24,8 +24,9 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, Protocol
 
 from . import _git, layout
@@ -168,7 +169,9 @@ def commit_events(repo: _git.Repository, commit: _git.Commit) -> list[Event]:
     cid = str(commit.id)
     cache: dict[str, str | None] = {}
     out: list[Event] = []
-    for path, before, after in sorted(_git.tree_changes(repo, old_tree, new_tree, FACTS_PREFIX),
+    # libgit2's own tree diff walks both trees whole (30 ms a commit at 100k facts);
+    # diff_blobs skips equal subtrees by id, so the cost follows the change.
+    for path, before, after in sorted(_git.diff_blobs(repo, old_tree, new_tree, FACTS_PREFIX),
                                       key=lambda change: change[0]):
         if after is None:
             assert before is not None
@@ -210,12 +213,12 @@ def resolve_commit(tenant: TenantRepo, at: _git.Oid | str | None) -> _git.Commit
         tip = _git.resolve(tenant.repo, layout.MAIN_REF)
         if tip is None:
             raise StoreError(f"tenant {tenant.tenant_id!r} has no main branch", code="no_main")
-        at = tip
-    commit = _git.commit_of(tenant.repo, at)
-    if commit is None:
+        return _git.get_commit(tenant.repo, tip)
+    oid = at if isinstance(at, _git.Oid) else _git.resolve_commit(tenant.repo, at)
+    if oid is None:
         raise InputError(f"{at} is not a commit in tenant {tenant.tenant_id!r}",
                          code="unknown_commit")
-    return commit
+    return _git.get_commit(tenant.repo, oid)
 
 
 def new_commits(tenant: TenantRepo, since: str | None, tip: _git.Oid) -> list[_git.Commit]:
@@ -320,3 +323,25 @@ def sync(store: Store, tenant_id: str, consumer: Consumer, *, batch_size: int = 
         return SyncResult(consumer.name, final, commits, events, count)
     raise ConcurrencyError(f"consumer {consumer.name} kept moving under sync",
                            code="consumer_position_moved")
+
+
+def on_refs_updated(repo_path: str | Path, updates: Sequence[Any]) -> list[SyncResult]:
+    """Nudge from a git hook (:func:`memrepo.hooks.notify`): refs of a tenant repository
+    moved outside the library, e.g. by ``git push``. When ``main`` moved, the projections
+    that exist for that tenant are synced, so pushed commits are projected exactly like
+    library commits (which projections pick up lazily, at their next sync or search).
+    ``updates`` are objects with a ``ref`` attribute; a repository outside a memrepo
+    store is ignored."""
+    from . import projections
+    from .store import STORE_MARKER, TENANTS_DIR
+
+    if not any(getattr(u, "ref", None) == layout.MAIN_REF for u in updates):
+        return []
+    path = Path(repo_path).resolve()
+    root = path.parent.parent
+    ident = path / "memrepo-tenant"
+    if path.parent.name != TENANTS_DIR or not (root / STORE_MARKER).exists() \
+            or not ident.exists():
+        return []
+    return projections.sync_existing(Store(root), ident.read_text("utf-8"))
+

@@ -872,6 +872,18 @@ def sync_all(store: Store, tenant_id: str, *, embedder: Embedder | None = None,
         _close_all(projections)
 
 
+def sync_existing(store: Store, tenant_id: str, *, embedder: Embedder | None = None
+                  ) -> list[SyncResult]:
+    """Sync the projections of a tenant whose files exist (a vector file only for the
+    configured embedder: another embedder's vectors cannot be computed here)."""
+    out = []
+    for projection in open_projections(store, tenant_id, embedder=embedder):
+        if projection.path.exists():
+            with projection:
+                out.append(projection.sync())
+    return out
+
+
 def rebuild_all(store: Store, tenant_id: str, *, at: str | None = None,
                 embedder: Embedder | None = None, now: datetime | None = None
                 ) -> list[tuple[str, int]]:

@@ -2,9 +2,14 @@
 """Validate the write-gate evaluation corpus (python3 stdlib only).
 
 Usage:
-    python3 tests/cases/check_cases.py                 # en.jsonl + zh.jsonl next to this file
+    python3 tests/cases/check_cases.py                 # every *.jsonl next to this file
     python3 tests/cases/check_cases.py FILE [FILE...]  # any files in the same format
     python3 tests/cases/check_cases.py --no-coverage /work/shared/eval/dev-cases.jsonl
+
+Coverage minimums depend on the file: the main corpus (`en.jsonl`, `zh.jsonl`) must cover
+every category; a holdout file (`holdout-<lang>.jsonl`, written before its cases were run
+against the gate) need not, but must hold enough explicit_ok cases to measure recall and
+some cases of every linguistic category.
 
 Checks the structure defined in the eval FORMAT.md (case fields, messages, facts, steps,
 decision names), that every `quote` occurs in its message, that every explicit
@@ -43,6 +48,10 @@ LINGUISTIC = {
 }
 MIN_PER_CAT = 5
 MIN_LINGUISTIC = 10
+# Holdout files: recall needs explicit_ok cases; each linguistic category needs a few.
+HOLDOUT_MIN_EXPLICIT = 15
+HOLDOUT_MIN_LINGUISTIC = 3
+HOLDOUT_MIN_CASES = 60
 # Categories whose cases must contain at least one propose step that forbids COMMIT.
 NEVER_COMMIT = {
     "negation", "quoted_other", "sarcasm", "temporary", "retraction", "same_name",
@@ -84,6 +93,18 @@ HEX64 = re.compile(r"^[0-9a-f]{64}$")
 HHMM = re.compile(r"^([01]\d|2[0-3]):[0-5]\d$")
 DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
 ID_RE = {"en": re.compile(r"^ce-[a-z]+-\d{3}$"), "zh": re.compile(r"^cz-[a-z]+-\d{3}$")}
+HOLDOUT_ID_RE = {"en": re.compile(r"^he-[a-z]+-\d{3}$"),
+                 "zh": re.compile(r"^hz-[a-z]+-\d{3}$")}
+
+
+def file_kind(path: Path) -> tuple[str | None, str | None]:
+    """(language, "main" | "holdout") from a file name, or (None, None) for other files."""
+    if path.stem in ("en", "zh"):
+        return path.stem, "main"
+    m = re.fullmatch(r"holdout-(en|zh)", path.stem)
+    if m:
+        return m.group(1), "holdout"
+    return None, None
 
 
 def sha(text: str) -> str:
@@ -106,6 +127,8 @@ class Checker:
         self.ids: dict[str, str] = {}
         self.message_ids: dict[str, str] = {}
         self.counts: Counter = Counter()
+        # (file kind, category, lang) -> cases, for the per-kind coverage rules
+        self.kind_counts: Counter = Counter()
         self.steps = 0
         self.propose = 0
         self.commit_only = 0
@@ -115,7 +138,7 @@ class Checker:
 
     # ------------------------------------------------------------------ files
     def check_file(self, path: Path) -> None:
-        want_lang = path.stem if path.stem in ("en", "zh") else None
+        want_lang, kind = file_kind(path)
         try:
             lines = path.read_text(encoding="utf-8").split("\n")
         except OSError as e:
@@ -136,10 +159,10 @@ class Checker:
             if not isinstance(case, dict):
                 self.err(where, "line is not a JSON object")
                 continue
-            self.check_case(case, f"{where} [{case.get('id')}]", want_lang)
+            self.check_case(case, f"{where} [{case.get('id')}]", want_lang, kind)
 
     # ------------------------------------------------------------------ cases
-    def check_case(self, case: dict, where: str, want_lang) -> None:
+    def check_case(self, case: dict, where: str, want_lang, kind=None) -> None:
         for field, typ in (("id", str), ("category", str), ("lang", str), ("note", str),
                            ("now", str), ("messages", list), ("facts", list),
                            ("steps", list)):
@@ -160,14 +183,17 @@ class Checker:
             self.err(where, f"lang must be zh or en, got {lang!r}")
         if want_lang and lang != want_lang:
             self.err(where, f"lang {lang!r} in {want_lang}.jsonl")
-        if want_lang and not ID_RE[want_lang].match(cid):
-            self.err(where, f"id should look like {ID_RE[want_lang].pattern}")
+        id_re = (HOLDOUT_ID_RE if kind == "holdout" else ID_RE).get(want_lang or "")
+        if id_re is not None and not id_re.match(cid):
+            self.err(where, f"id should look like {id_re.pattern}")
         if not case["note"].strip():
             self.err(where, "empty note")
         now = parse_time(case["now"])
         if now is None:
             self.err(where, f"now is not RFC 3339 UTC: {case['now']!r}")
         self.counts[(cat, lang)] += 1
+        if kind is not None:
+            self.kind_counts[(kind, cat, lang)] += 1
 
         msgs = self.check_messages(case, where)
         case_tenants = {m["tenantId"] for m in msgs.values()}
@@ -488,20 +514,39 @@ class Checker:
         for cat in CATEGORIES:
             row = [self.counts.get((cat, lang), 0) for lang in langs]
             print(f"{cat:<{width}}  " + "  ".join(f"{n:>4}" for n in row) + f"  {sum(row):>5}")
-            if coverage:
-                need = MIN_LINGUISTIC if cat in LINGUISTIC else MIN_PER_CAT
-                for lang, n in zip(langs, row, strict=True):
-                    if n < need:
-                        self.err("coverage", f"{cat}/{lang}: {n} cases, need >= {need}")
         totals = [sum(n for (_c, lg), n in self.counts.items() if lg == lang) for lang in langs]
         print(f"{'TOTAL':<{width}}  " + "  ".join(f"{n:>4}" for n in totals)
               + f"  {sum(totals):>5}")
         print(f"steps: {self.steps}, propose steps: {self.propose}, "
               f"steps expecting exactly COMMIT: {self.commit_only}")
         if coverage:
+            self.check_coverage()
+
+    def check_coverage(self) -> None:
+        """Per-file-kind minimums; files of no known kind (dev cases) are only counted."""
+        kinds = {k for (k, _c, _l) in self.kind_counts}
+        if "main" in kinds:
+            for cat in CATEGORIES:
+                need = MIN_LINGUISTIC if cat in LINGUISTIC else MIN_PER_CAT
+                for lang in ("en", "zh"):
+                    n = self.kind_counts.get(("main", cat, lang), 0)
+                    if n < need:
+                        self.err("coverage", f"{cat}/{lang}: {n} cases, need >= {need}")
+        if "holdout" in kinds:
             for lang in ("en", "zh"):
-                if lang not in langs:
-                    self.err("coverage", f"no {lang} cases")
+                total = sum(n for (k, _c, lg), n in self.kind_counts.items()
+                            if k == "holdout" and lg == lang)
+                if total < HOLDOUT_MIN_CASES:
+                    self.err("coverage", f"holdout/{lang}: {total} cases, "
+                                         f"need >= {HOLDOUT_MIN_CASES}")
+                for cat in sorted(LINGUISTIC):
+                    need = HOLDOUT_MIN_EXPLICIT if cat == "explicit_ok" \
+                        else HOLDOUT_MIN_LINGUISTIC
+                    n = self.kind_counts.get(("holdout", cat, lang), 0)
+                    if n < need:
+                        self.err("coverage", f"holdout {cat}/{lang}: {n} cases, need >= {need}")
+        if not kinds and not self.counts:
+            self.err("coverage", "no cases")
 
 
 def main(argv=None) -> int:
@@ -511,7 +556,7 @@ def main(argv=None) -> int:
                     help="skip per-category/per-language minimum counts")
     args = ap.parse_args(argv)
     here = Path(__file__).resolve().parent
-    files = args.files or [here / "en.jsonl", here / "zh.jsonl"]
+    files = args.files or sorted(here.glob("*.jsonl"))
     chk = Checker()
     for f in files:
         chk.check_file(f)
