@@ -405,3 +405,24 @@ def test_cli_search_and_sync(store: Store) -> None:
     assert out.exit_code == 0 and "+0 commit(s)" in out.output
     out = runner.invoke(cli, [*base, "search", "--tenant", "nope", "--subject", "u1", "x"])
     assert out.exit_code == 1 and out.output.startswith("Error: no tenant 'nope'")
+
+
+def test_rollback_puts_the_old_value_back_into_every_projection(store: Store) -> None:
+    from memrepo import snapshots
+
+    ref = lifecycle.FactRef("u1", GLOBAL, "preference", "editor")
+    lifecycle.admin_set(store, "t1", ref, "Helix", operator="admin", reason="seed", now=NOW,
+                        create_tenant=True)
+    first = store.tenant("t1").state().main
+    lifecycle.admin_set(store, "t1", ref, "Emacs", operator="admin", reason="switch", now=NOW)
+    ps = both(store)
+    for p in ps:
+        p.sync(now=NOW)
+    snapshots.rollback(store, "t1", to=str(first), facts=[ref], operator="admin",
+                       reason="undo the switch", apply=True, now=NOW)
+    for p in ps:
+        p.sync(now=NOW)
+        assert values(p.search("u1", "helix", now=NOW))[:1] == ["Helix"]
+        assert "Emacs" not in values(p.search("u1", "emacs", now=NOW))
+        p.close()
+    assert all(r.ok for r in projections.verify_all(store, "t1", now=NOW))

@@ -808,6 +808,14 @@ class _Ctx:
         self._starts = [s.start for s in sents]
         self._frames: dict[tuple[int, int, str], bool] = {}
         self._questions: dict[int, list[str]] = {}
+        self._quotes: list[tuple[int, int]] | None = None
+        self.value_spans: Sequence[tuple[int, int]] = ()
+
+    def quotes(self) -> list[tuple[int, int]]:
+        """Quoted passages as (opening quote, closing quote) positions, computed once."""
+        if self._quotes is None:
+            self._quotes = _quote_regions(self.t)
+        return self._quotes
 
     def sent_at(self, pos: int) -> int:
         return max(0, bisect_right(self._starts, pos) - 1)
@@ -889,8 +897,13 @@ def _counts(text: str) -> tuple[int, int]:
 _NEGATION_REACH = 4
 
 
-def _negation(ctx: _Ctx, a: int, b: int, seg: tuple[int, int]) -> list[str]:
-    """Is the value at [a, b) itself negated? Only words governing it count."""
+def _negation(ctx: _Ctx, a: int, b: int, seg: tuple[int, int], *, time: bool = False
+              ) -> list[str]:
+    """Is the value at [a, b) itself negated? Only words governing it count.
+
+    A time of day is the one value people state through a negation: quiet hours are
+    "no pings between 22:30 and 07:00", "22点以后别打扰我". So a negator only negates a
+    time it stands right before ("not 22:00", "不是 22:00")."""
     ss, se = seg
     before = [h for h in ctx.hits.get("negated", ()) if ss <= h.start and h.end <= a]
     if before:
@@ -901,8 +914,12 @@ def _negation(ctx: _Ctx, a: int, b: int, seg: tuple[int, int]) -> list[str]:
         if h.entry.reset is not None and h.entry.reset.search(gap):
             reset = True
         reach = h.entry.reach if h.entry.reach is not None else _NEGATION_REACH
+        if time:
+            reach = 0
         if latin <= reach and cjk <= 2 * reach and not reset:
             return [h.tag]
+    if time:
+        return []
     # Topicalised value: "北京我不住", "Tabs I never use", "vim 不用了".
     if ctx.residual(ss, a, ("filler", "explicit")) == 0:
         after = [h for h in ctx.hits.get("negated", ()) if b <= h.start < se]
@@ -914,8 +931,8 @@ def _negation(ctx: _Ctx, a: int, b: int, seg: tuple[int, int]) -> list[str]:
     return []
 
 
-def _anchor_flags(ctx: _Ctx, a: int, b: int, has_value: bool, span_end: int, absurd: bool
-                  ) -> dict[str, list[str]]:
+def _anchor_flags(ctx: _Ctx, a: int, b: int, has_value: bool, span_end: int, absurd: bool,
+                  *, time: bool = False) -> dict[str, list[str]]:
     """Every flag for one occurrence of the value (or one segment when there is none)."""
     out: dict[str, list[str]] = {}
     si = ctx.sent_at(a)
@@ -962,19 +979,20 @@ def _anchor_flags(ctx: _Ctx, a: int, b: int, has_value: bool, span_end: int, abs
                 break
             if tags("first_person", pa, pb):
                 break
-    out["other_person"] = other
+    # Someone else at the keyboard ("on Mia's laptop", "借了他的号") speaks for the whole message.
+    other += [h.tag for h in ctx.hits.get("other_author", ())]
+    quoted_other, quoted_source = _quoted_report(ctx, a, b)
+    out["other_person"] = other + quoted_other
 
     out["question"] = ctx.question(si)
 
-    out["sarcastic"] = _sarcasm(ctx, si, absurd)
+    out["sarcastic"] = _sarcasm(ctx, si, absurd, a)
 
     threshold = b if has_value else span_end
-    out["retracted"] = [
-        h.tag for h in ctx.hits.get("retracted", ())
-        if h.start >= threshold or (h.entry.anywhere and sent.start <= h.start < sent.end)
-    ]
+    out["retracted"] = _retraction_in_message(ctx, sent, seg, threshold)
 
-    pasted = [h.tag for h in ctx.hits.get("pasted_header", ()) if h.start < sent.end]
+    pasted = quoted_source + [h.tag for h in ctx.hits.get("pasted_header", ())
+                              if h.start < sent.end]
     pasted += tags("pasted_report", sent.start, se)
     line_start = ctx.t.rfind("\n", 0, a) + 1
     if ctx.t[line_start:a].lstrip().startswith(">"):
@@ -983,24 +1001,31 @@ def _anchor_flags(ctx: _Ctx, a: int, b: int, has_value: bool, span_end: int, abs
 
     out["update_injection"] = [h.tag for h in ctx.hits.get("update_injection", ())
                                if h.start < sent.end]
-    out["negated"] = _negation(ctx, a, b, seg) if has_value else []
+    out["negated"] = _negation(ctx, a, b, seg, time=time) if has_value else []
     return out
 
 
-def _sarcasm(ctx: _Ctx, si: int, absurd: bool) -> list[str]:
-    """Irony markers in the value's sentence, in a sentence that is nothing but irony
-    ("Yeah right." / "呵呵。"), or message-wide ones ("/s", "🙄"). Weak markers ("best …
-    ever", "lol", "最爱") count only next to an absurd choice."""
+def _sarcasm(ctx: _Ctx, si: int, absurd: bool, a: int) -> list[str]:
+    """Irony markers in the value's sentence or any later one (irony is said after the
+    claim: "…, because apparently I never sleep anyway 🙃"), in a sentence that is
+    nothing but irony ("Yeah right." / "呵呵。"), or message-wide ones ("/s", "🙄", "狗头").
+    Weak markers ("best … ever", "最爱") count only next to an absurd choice. Laughter
+    ("lmao", "haha", "哈哈哈") marks a joke when it trails the value in its sentence or
+    stands alone right after it; a leading "哈哈，" only reacts to what came before."""
     sent = ctx.sents[si]
     found: list[str] = []
     families = ("sarcastic", "sarcastic_weak") if absurd else ("sarcastic",)
     for fam in families:
         for h in ctx.hits.get(fam, ()):
-            if sent.start <= h.start < sent.end or h.entry.anywhere:
+            after = fam == "sarcastic" and h.start >= sent.end
+            if sent.start <= h.start < sent.end or h.entry.anywhere or after:
                 found.append(h.tag)
         for j in range(len(ctx.sents)):
             if j != si and ctx.sentence_frame(j, fam):
                 found.extend(ctx.sentence_frame(j, fam))
+    found.extend(h.tag for h in ctx.hits.get("laughter", ()) if a <= h.start < sent.end)
+    if si + 1 < len(ctx.sents):
+        found.extend(ctx.sentence_frame(si + 1, "laughter"))
     return found
 
 

@@ -47,8 +47,10 @@ class Event:
     """One fact version written by one commit on ``main``.
 
     ``op`` is derived from the content: ``create`` (no file before), ``update``,
-    ``revoke`` (the new version is REVOKED) or ``delete`` (the file was removed, which
-    only plain git can do; its version is the removed one plus one, a tombstone).
+    ``revoke`` (the new version is REVOKED), ``restore`` (a rollback put back an older
+    file, so the version went down; it is applied whatever version a consumer holds, which
+    is still idempotent because it sets the state outright) or ``delete`` (the file was
+    removed, which only plain git can do; its version is the removed one plus one).
     ``fact`` is the fact file's JSON at ``commit`` (None for a delete); ``quote`` is the
     evidence span of an ACTIVE fact, read from the source message stored on ``main``.
     """
@@ -181,8 +183,14 @@ def commit_events(repo: _git.Repository, commit: _git.Commit) -> list[Event]:
         fact = _fact_json(repo, after, cid, path)
         if fact.get("status") == "REVOKED":
             op = "revoke"
+        elif before is None:
+            op = "create"
+        elif fact["version"] <= _fact_json(repo, before, cid, path)["version"]:
+            # A rollback writes the target's file back byte for byte, version included,
+            # so the version goes down: consumers must apply it although they saw higher.
+            op = "restore"
         else:
-            op = "create" if before is None else "update"
+            op = "update"
         out.append(Event(cid, fact["memoryId"], fact["version"], op, path, fact,
                          _quote(repo, commit.tree, fact, cache)))
     return out

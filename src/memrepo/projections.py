@@ -502,7 +502,7 @@ class SqliteProjection:
                    ) -> bool:
         row = conn.execute("SELECT id, version, searchable FROM facts WHERE memory_id = ?",
                            (ev.memory_id,)).fetchone()
-        if row is not None and row[1] >= ev.version:
+        if row is not None and row[1] >= ev.version and ev.op != "restore":
             return False  # seen this memoryId:version (or a newer one) already
         if row is not None and row[2]:
             self._unindex(conn, row[0])
