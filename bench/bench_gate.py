@@ -582,18 +582,21 @@ def fmt_row(cells: Iterable[str], widths: list[int]) -> str:
 def render(result: dict[str, Any]) -> str:
     lines = [f"memrepo gate benchmark  (python {result['python']}, pygit2 {result['pygit2']}, "
              f"libgit2 {result['libgit2']}, store in {result['dir_fs']})", ""]
-    head = ["facts", "fsync", "commits", "gate c/s", "raw c/s", "gate/raw",
+    head = ["facts", "fsync", "commits", "gate c/s", "raw c/s", "gate/raw", "+ms/commit",
             "gate p50 ms", "gate p99 ms", "raw p50 ms", "cpu ms g/r", "cpu g/r", "load"]
     widths = [max(len(h), 8) for h in head]
     lines += ["Gated commits (new fact per proposal) vs raw pygit2 loop, same objects and ref",
-              "(c/s and gate/raw from wall time; cpu = process time per commit, which other",
-              " processes on the machine disturb less; load = 1-min load average at start/end)",
+              "(c/s, gate/raw and +ms/commit = gate minus raw, from wall time; cpu = process",
+              " time per commit, which other processes disturb less; load = 1-min load average",
+              " at start/end)",
               fmt_row(head, widths)]
     for r in result["commits"]:
         lines.append(fmt_row([
             f"{r['facts']:,}", "yes" if r["durable"] else "no", str(r["commits"]),
             f"{r['gate_commits_per_s']:.1f}", f"{r['raw_commits_per_s']:.1f}",
-            f"{r['ratio_gate_over_raw']:.2f}x", f"{r['gate']['p50_ms']:.2f}",
+            f"{r['ratio_gate_over_raw']:.2f}x",
+            f"{1000 / r['gate_commits_per_s'] - 1000 / r['raw_commits_per_s']:.2f}",
+            f"{r['gate']['p50_ms']:.2f}",
             f"{r['gate']['p99_ms']:.2f}", f"{r['raw']['p50_ms']:.2f}",
             f"{r['gate_cpu_ms_per_commit']:.1f}/{r['raw_cpu_ms_per_commit']:.1f}",
             f"{r['ratio_cpu']:.2f}x",

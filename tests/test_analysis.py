@@ -103,8 +103,9 @@ EXPLICIT: list[Row] = [
     ("explicit", True, "永远用中文回复我。", "永远用中文回复我", "中文"),
     ("explicit", True, "Remember I switched teams; my new job title is SRE.",
      "my new job title is SRE", "SRE"),
-    ("explicit", True, "I always use tabs.", "I always use tabs", "tabs"),
-    ("explicit", True, "我总是用 vim。", "我总是用 vim", "vim"),
+    # "always"/总是 after a subject describe a habit, not an instruction to remember.
+    ("explicit", False, "I always use tabs.", "I always use tabs", "tabs"),
+    ("explicit", False, "我总是用 vim。", "我总是用 vim", "vim"),
     ("explicit", False, "I almost always use tabs.", "I almost always use tabs", "tabs"),
     ("explicit", False, "I use zsh by default.", "I use zsh", "zsh"),
     ("explicit", False, "我默认用 zsh。", "我默认用 zsh", "zsh"),
@@ -459,9 +460,117 @@ GROUNDED: list[Row] = [
     ("grounded", False, "以后都用英制单位。", "以后都用英制单位", "metric"),
 ]
 
+# Category-level rules added for the hidden-case categories (issue: never auto-commit
+# anything false). Sentences written for these tests.
+CATEGORY_RULES: list[Row] = [
+    # habitual "always"/总是/每次: an instruction only as an imperative
+    ("explicit", False, "We always deploy to Fly.io.", "We always deploy to Fly.io", "Fly.io"),
+    ("explicit", False, "Every time I open a repo I use pnpm.",
+     "Every time I open a repo I use pnpm", "pnpm"),
+    ("explicit", True, "I want you to always reply in Spanish.", "reply in Spanish", "Spanish"),
+    ("explicit", True, "Always use spaces when you write Python for me.", "Always use spaces",
+     "spaces"),
+    ("explicit", False, "我永远只用 Vim。", "我永远只用 Vim", "Vim"),
+    ("explicit", False, "每次我打开项目都用 pnpm。", "每次我打开项目都用 pnpm", "pnpm"),
+    ("explicit", True, "请一律用中文回复我。", "请一律用中文回复我", "中文"),
+    ("explicit", True, "总是用 metric 单位回答我。", "总是用 metric 单位回答我", "metric"),
+    # more ways to ask to remember
+    ("explicit", True, "Just so you remember, I'm a platform engineer.",
+     "I'm a platform engineer", "platform engineer"),
+    ("explicit", True, "Note for the future: my display name is Rin.",
+     "my display name is Rin", "Rin"),
+    ("explicit", True, "Please store my job title as Staff SRE.", "my job title as Staff SRE",
+     "Staff SRE"),
+    ("explicit", True, "Keep this in mind: I'm lactose-free.", "I'm lactose-free", "lactose-free"),
+    ("explicit", True, "请帮我记着，我是纯素食者。", "我是纯素食者", "纯素食者"),
+    ("explicit", True, "记牢：我的时区是 Asia/Taipei。", "我的时区是 Asia/Taipei", "Asia/Taipei"),
+    ("explicit", True, "再记一个，我用 Helix。", "我用 Helix", "Helix"),
+    # a question about the assistant's ability is a question; a request is not
+    ("question", True, "你能记住我喜欢用空格吗？", "我喜欢用空格", "spaces"),
+    ("question", False, "可以帮我记一下我用空格吗？", "我用空格", "spaces"),
+    ("question", True, "Can you remember whether I use tabs?", "I use tabs", "tabs"),
+    ("question", False, "以后回复都用英文，我在练口语呢", "以后回复都用英文", "英文"),
+    # quiet hours are said through a negation; a time is negated only right after "not"
+    ("negated", False, "Remember: no calls between 21:00 and 06:30.", "between 21:00 and 06:30",
+     {"start": "21:00", "end": "06:30"}),
+    ("negated", False, "记住，23:00 以后别给我发消息，07:00 之前也别。",
+     "23:00 以后别给我发消息，07:00", {"start": "23:00", "end": "07:00"}),
+    ("negated", True, "My quiet hours are not 22:00 to 07:00 anymore.", "not 22:00 to 07:00",
+     {"start": "22:00", "end": "07:00"}),
+    # someone else at the keyboard, or a third party's attribute
+    ("other_person", True, "typing this on my brother's laptop, remember I use Zed",
+     "remember I use Zed", "Zed"),
+    ("other_person", True, "借了他的号发的：记住我用 Zed", "记住我用 Zed", "Zed"),
+    ("other_person", True, "The client wants weekly digests in German.",
+     "The client wants weekly digests in German", "German"),
+    ("other_person", True, "Remember the architect's editor is IntelliJ.",
+     "the architect's editor is IntelliJ", "IntelliJ"),
+    ("other_person", True, "记住阿明的时区是 Asia/Seoul。", "阿明的时区是 Asia/Seoul",
+     "Asia/Seoul"),
+    ("other_person", True, "组长的编辑器是 Cursor，记一下。", "组长的编辑器是 Cursor", "Cursor"),
+    ("other_person", True, "刘洋的代词是 he/him。", "刘洋的代词是 he/him", "he/him"),
+    ("other_person", False, "以后跟我说话都用上海话。", "以后跟我说话都用上海话", "上海话"),
+    # a quotation is the words of whoever it is attributed to
+    ("other_person", True, 'Leo posted in Slack: "remember, I only drink decaf"',
+     "I only drink decaf", "decaf"),
+    ("other_person", True, "我爸老念叨：“记住，我只喝茉莉花茶”", "我只喝茉莉花茶", "茉莉花茶"),
+    ("other_person", False, 'Remember my display name is "Rin".', "my display name is", "Rin"),
+    ("other_person", False, "我之前说过：“以后都用中文回复”", "以后都用中文回复", "中文"),
+    ("pasted_untrusted", True, "saw this on reddit: 'remember that I use Kakoune'",
+     "remember that I use Kakoune", "Kakoune"),
+    ("pasted_untrusted", True, "在贴吧看到这句：『记住我用 Kakoune』", "记住我用 Kakoune",
+     "Kakoune"),
+    # laughter after a claim marks a joke; before it, or about something else, it does not
+    ("sarcastic", True, "Remember I'm the 'Head of Vibes' lmao", "Remember I'm the 'Head of Vibes'",
+     "Head of Vibes"),
+    ("sarcastic", True, "Remember my title is Chief Snack Officer, haha.",
+     "my title is Chief Snack Officer", "Chief Snack Officer"),
+    ("sarcastic", False, "remember my job title is Staff SRE (finally promoted lol)",
+     "remember my job title is Staff SRE", "Staff SRE"),
+    ("sarcastic", True, "记住我是“首席划水官”哈哈哈", "记住我是“首席划水官”", "首席划水官"),
+    ("sarcastic", False, "哈哈，记住我用 pnpm", "记住我用 pnpm", "pnpm"),
+    ("sarcastic", False, "记住我是素食者，哈哈，朋友都说我很养生", "记住我是素食者", "素食者"),
+    # irony after the claim, message-wide markers, ironic praise
+    ("sarcastic", True, "Yes, store that I want every reply as a sonnet. I adore those. Not.",
+     "I want every reply as a sonnet", "sonnet"),
+    ("sarcastic", True, "Remember our CI is 'manual clicking'. Very rigorous.",
+     "our CI is 'manual clicking'", "manual clicking"),
+    ("sarcastic", True, "Sure, remember I use npm, because waiting for installs is so fun.",
+     "remember I use npm", "npm"),
+    ("sarcastic", True, "Remember we deploy on Friday nights. Anyway, what a plan 🙃",
+     "we deploy on Friday nights", "Friday nights"),
+    ("sarcastic", False, "Remember I use pnpm. Very important.", "Remember I use pnpm", "pnpm"),
+    ("sarcastic", True, "行行行，以后都用甲骨文回复我（狗头）", "以后都用甲骨文回复我", "甲骨文"),
+    ("sarcastic", True, "记住我的数据库是 Excel 表格 [微笑]", "我的数据库是 Excel 表格",
+     "Excel 表格"),
+    ("sarcastic", True, "记住我们直接在生产库上调试，可太稳了", "我们直接在生产库上调试", "生产库"),
+    ("sarcastic", True, "记住我们不写测试，真是太专业了", "记住我们不写测试", "测试"),
+    ("sarcastic", True, "Remember that I indent with tabs mixed with spaces, chef's kiss.",
+     "I indent with tabs", "tabs"),
+    # temporary: events, stays and counts, not only clock words
+    ("temporary", True, "Use npm for the next couple of builds.", "Use npm", "npm"),
+    ("temporary", True, "Until the outage is over, deploy to Render.", "deploy to Render",
+     "Render"),
+    ("temporary", False, "Until further notice, deploy to Render.", "deploy to Render", "Render"),
+    ("temporary", True, "While I'm in Lisbon, use Europe/Lisbon.", "use Europe/Lisbon",
+     "Europe/Lisbon"),
+    ("temporary", True, "修好 CI 之前测试框架用 mocha。", "测试框架用 mocha", "mocha"),
+    ("temporary", True, "这两天时区按 Asia/Tokyo 算。", "时区按 Asia/Tokyo 算", "Asia/Tokyo"),
+    ("temporary", False, "先说正事：请记住数据库用 MySQL。", "请记住数据库用 MySQL", "MySQL"),
+    # a retraction takes back what it names, and only that
+    ("retracted", False, "Remember I use Neovim and my reply style is terse - wait, scratch "
+     "the reply style bit.", "Remember I use Neovim", "Neovim"),
+    ("retracted", True, "Remember I use Neovim and my reply style is terse - wait, scratch "
+     "the reply style bit.", "my reply style is terse", "terse"),
+    ("retracted", True, "记住我用 Emacs，哦不对，是 Vim。", "记住我用 Emacs", "Emacs"),
+    ("retracted", False, "记住，我的分支是 fix/pay，别写错了。", "我的分支是 fix/pay", "fix/pay"),
+    ("retracted", False, "Remember my branch is fix/pay, don't get it wrong.",
+     "my branch is fix/pay", "fix/pay"),
+]
+
 ALL_ROWS: list[Row] = (EXPLICIT + NEGATED + OTHER_PERSON + QUESTION + HYPOTHETICAL + HEDGED
                        + SARCASTIC + TEMPORARY + RETRACTED + PASTED + UPDATE_INJECTION
-                       + GROUNDED)
+                       + GROUNDED + CATEGORY_RULES)
 
 
 def _row_id(row: Row) -> str:
@@ -572,6 +681,51 @@ def test_retraction_in_later_message(case: tuple[bool, list[tuple[str, str, str 
         for n, (i, role, author, text) in enumerate(raw)
     ]
     assert run_conv(conversation, "m1", "I use Yarn", "Yarn").retracted is expected
+
+
+# (expected, [evidence text, later text], quote, value): a later message by the same author
+# takes back what it names, and a bare "scratch that" only what came right before it.
+SCOPED_RETRACTION: list[tuple[bool, tuple[str, str], str, Any]] = [
+    (False, ("Remember I use Yarn and tabs.", "no wait, not tabs"), "I use Yarn", "Yarn"),
+    (True, ("Remember I use Yarn and tabs.", "no wait, not tabs"), "tabs", "tabs"),
+    (False, ("Remember I use Yarn.", "Remember I use Zed. Scratch that last one."),
+     "I use Yarn", "Yarn"),
+    (False, ("Remember I use Yarn.", "never mind the typo in my previous question, I meant "
+             "'merge' not 'marge'"), "I use Yarn", "Yarn"),
+    (False, ("Remember I use Yarn.", "Oops, I meant to say the deploy failed, not the build."),
+     "I use Yarn", "Yarn"),
+    (True, ("Remember I'm on Yarn.", "please forget what I said about the package manager"),
+     "I'm on Yarn", "Yarn"),
+    (True, ("Remember I use Yarn.", "hmm, actually don't"), "I use Yarn", "Yarn"),
+    (True, ("Remember I use Yarn.", "lol no, retract that, my roommate typed it"),
+     "I use Yarn", "Yarn"),
+    (True, ("Remember I use Yarn.", "Sorry, I meant pnpm."), "I use Yarn", "Yarn"),
+    (True, ("Remember I use Yarn.", "Wait, hold off on that until the team agrees."),
+     "I use Yarn", "Yarn"),
+    (False, ("记住我用 Yarn，另外我喝美式。", "喝的那个别记了"), "我用 Yarn", "Yarn"),
+    (True, ("记住我用 Yarn，另外我喝美式。", "喝的那个别记了"), "我喝美式", "美式"),
+    (False, ("记住我用 Yarn，回复风格要详细。", "回复风格那条不要了，Yarn 留着"), "我用 Yarn",
+     "Yarn"),
+    (False, ("记住我用 Yarn。", "不好意思，刚才那个 SQL 写错了，应该是 INNER JOIN。"),
+     "我用 Yarn", "Yarn"),
+    (False, ("记住我用 Yarn。", "再记一个，我用 Zed——哦不对，Zed 那个划掉。"), "我用 Yarn", "Yarn"),
+    (True, ("记住我用 Yarn", "算了，这条先别存"), "我用 Yarn", "Yarn"),
+    (True, ("记住我喝拿铁", "说错了，是美式"), "记住我喝拿铁", "拿铁"),
+    (True, ("记住我用 Yarn", "上面那条从你的记忆中去掉"), "我用 Yarn", "Yarn"),
+    (True, ("记住我用 Yarn", "包管理器那条删了"), "我用 Yarn", "Yarn"),
+    (True, ("Remember I use Yarn.", "ignore my previous message"), "I use Yarn", "Yarn"),
+    (True, ("Remember I use Yarn.", "cancel the package manager thing"), "I use Yarn", "Yarn"),
+    (False, ("Remember I use Yarn and drink mocha.", "scratch the mocha"), "I use Yarn", "Yarn"),
+]
+
+
+@pytest.mark.parametrize("case", SCOPED_RETRACTION,
+                         ids=[f"scoped{i}" for i in range(len(SCOPED_RETRACTION))])
+def test_later_retraction_takes_back_what_it_names(
+        case: tuple[bool, tuple[str, str], str, Any]) -> None:
+    expected, (first, later), quote, value = case
+    conversation = [msg("m1", first), msg("m2", later, minute=1)]
+    assert run_conv(conversation, "m1", quote, value).retracted is expected
 
 
 PASTE_CONV: list[tuple[bool, list[tuple[str, str, str, str]], str, str, Any]] = [

@@ -56,8 +56,8 @@ def test_hostile_subject_and_scope_stay_in_their_folder(store: Store, hostile: s
     fact_files = [f for f in files if f.startswith("facts/")]
     assert len(fact_files) == 1
     parts = fact_files[0].split("/")
-    assert len(parts) == 7 and ".." not in parts
-    assert parts[2] == layout.component(hostile)
+    assert len(parts) == 8 and ".." not in parts  # facts/<fan>/<fan>/<subject>/…
+    assert parts[3] == layout.component(hostile)
     assert all(f.split("/")[0] in {"facts", "ids", "proposals", "messages", "derived",
                                    "policy.json"} for f in files)
     # and nothing appeared on disk outside the store

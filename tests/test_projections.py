@@ -79,10 +79,10 @@ def _gate_commit(store: Store, msg: Any, quote: str, **kw: Any) -> str:
 
 def _seed_bilingual(store: Store) -> TenantRepo:
     tenant = store.tenant("t1", create=True)
-    m1 = message("I always use pnpm for node projects.", mid="m1")
+    m1 = message("Remember that I use pnpm for node projects.", mid="m1")
     m2 = message("以后请用中文回复我。", mid="m2")
     tenant.ingest([m1, m2])
-    _gate_commit(store, m1, "I always use pnpm", key="package_manager", value="pnpm")
+    _gate_commit(store, m1, "Remember that I use pnpm", key="package_manager", value="pnpm")
     _gate_commit(store, m2, "以后请用中文回复我", key="reply_language", value="中文")
     lifecycle.admin_set(store, "t1", lifecycle.FactRef("u1", GLOBAL, "preference", "editor"),
                         "VS Code 编辑器", operator="admin", reason="seed", now=NOW)
@@ -95,7 +95,7 @@ def _seed_bilingual(store: Store) -> TenantRepo:
     ("pnpm", ["pnpm"]),
     ("PNP", ["pnpm"]),                         # prefix, case-insensitive
     ("package manager", ["pnpm"]),             # the key's words
-    ("always", ["pnpm"]),                      # a word of the evidence quote only
+    ("remember", ["pnpm"]),                    # a word of the evidence quote only
     ("中文", ["中文"]),
     ("回复", ["中文"]),                          # a Chinese word inside the quote
     ("编辑器", ["VS Code 编辑器"]),
@@ -145,9 +145,10 @@ def _index_mids(projection: projections.SqliteProjection) -> set[str]:
 
 def test_revocation_by_message_leaves_no_residue(store: Store) -> None:
     tenant = store.tenant("t1", create=True)
-    msg = message("I always use pnpm, and my editor is always Neovim.", mid="m9")
+    msg = message("Remember that I use pnpm, and my editor is always Neovim.", mid="m9")
     tenant.ingest([msg])
-    a = _gate_commit(store, msg, "I always use pnpm", key="package_manager", value="pnpm")
+    a = _gate_commit(store, msg, "Remember that I use pnpm", key="package_manager",
+                     value="pnpm")
     b = _gate_commit(store, msg, "my editor is always Neovim", key="editor", value="Neovim")
     lifecycle.admin_set(store, "t1", lifecycle.FactRef("u1", GLOBAL, "preference", "drink"),
                         "green tea", operator="admin", reason="seed", now=NOW)

@@ -111,6 +111,11 @@ POSITIVES: list[tuple[str, str, str]] = [
     ("数据库密码为 P@ssw0rd", "P@ssw0rd", "password"),
     ("口令 Open5esame", "Open5esame", "password"),
     ("支付密码是 902817", "902817", "password"),
+    # digits read out as Chinese numerals (幺 = 1, 两 = 2)
+    ("记住这周的任务：用支付密码幺二八八四零交电费。", "幺二八八四零", "password"),
+    ("银行卡密码是九五二七零三", "九五二七零三", "password"),
+    ("门禁PIN码 四两一六", "四两一六", "password"),
+    ("短信验证码是 五五二一", "五五二一", "password"),
     ("API密钥是 a8F3kL9qPz2", "a8F3kL9qPz2", "token"),
     ("密钥：9fQ2xL7mK3vB", "9fQ2xL7mK3vB", "token"),
     ("验证码 384920", "384920", "password"),
@@ -196,6 +201,10 @@ NEGATIVES: list[str] = [
     # Chinese memories without a secret value
     "我喜欢喝美式咖啡，不加糖。",
     "我昨天改了密码",
+    "密码两次输错了",
+    "密码三个月换一次",
+    "密码长度是十二位",
+    "密码一定要记牢",
     "密码管理器用的是1Password",
     "记得轮换API密钥",
     "密码长度是12位",

@@ -26,12 +26,19 @@ the audit ref a moment earlier, or one proposal both committed and parked).
 
 from __future__ import annotations
 
+import errno
+import hashlib
 import os
+import struct
+import threading
 import time
+import uuid
+import zlib
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import filelock
 import pygit2
@@ -52,9 +59,95 @@ TEMP_PREFIXES = ("tmp_object_git2_", "tmp_pack_", "pack_git2_")
 Oid = pygit2.Oid
 
 
+#: libgit2's fsync switch (``enable_fsync_gitdir``) as last set through this module.
+_LIBGIT2_FSYNC = [False]
+#: Held while the switch is flipped for one ref update (see :func:`_libgit2_fsync`).
+_FSYNC_LOCK = threading.RLock()
+
+
 def set_durable(durable: bool) -> None:
-    """fsync objects and refs (libgit2 does not by default). Process-wide in libgit2."""
-    pygit2.settings.enable_fsync_gitdir(durable)
+    """fsync loose objects and refs (libgit2 does not by default). Process-wide in libgit2.
+
+    Staged batches (:class:`Staging`) do not depend on it: their pack is fsynced here, and
+    :func:`compare_and_swap` sets the switch for the duration of its ref update when told
+    ``durable=``. It still governs loose objects written outside a batch.
+    """
+    with _FSYNC_LOCK:
+        pygit2.settings.enable_fsync_gitdir(durable)
+        _LIBGIT2_FSYNC[0] = durable
+
+
+@contextmanager
+def _libgit2_fsync(durable: bool | None) -> Iterator[None]:
+    """libgit2's fsync switch set to ``durable`` for the block (None: as it is)."""
+    if durable is None:
+        yield
+        return
+    with _FSYNC_LOCK:
+        before = _LIBGIT2_FSYNC[0]
+        if before != durable:
+            pygit2.settings.enable_fsync_gitdir(durable)
+        try:
+            yield
+        finally:
+            if before != durable:
+                pygit2.settings.enable_fsync_gitdir(before)
+
+
+# -- fault injection at the storage boundary ---------------------------------------------
+
+
+class FaultPlan:
+    """Make the Nth write at the storage boundary fail, as a full disk or a bad device would.
+
+    Every place below that writes to disk (a loose object, a pack or its index, an fsync,
+    a rename, a ref update) calls :func:`io_point` first. Unarmed, that only counts; armed
+    with ``fail_at=N`` the Nth call raises ``OSError(errno)`` instead of writing, and with
+    ``sticky`` every later call too (a full disk stays full). Tests run a burst once to
+    count its writes, then again for every N (SQLite's approach). Objects written into a
+    staged batch's memory are not storage writes and are not counted.
+    """
+
+    def __init__(self) -> None:
+        self.calls = 0
+        self.fail_at: int | None = None
+        self.errno = errno.ENOSPC
+        self.sticky = False
+        self.failed: list[str] = []
+
+    def arm(self, fail_at: int, err: int = errno.ENOSPC, *, sticky: bool = False) -> None:
+        self.calls, self.fail_at, self.errno, self.sticky = 0, fail_at, err, sticky
+        self.failed = []
+
+    def disarm(self) -> None:
+        self.calls, self.fail_at, self.sticky = 0, None, False
+
+    def hit(self, where: str) -> None:
+        self.calls += 1
+        at = self.fail_at
+        if at is not None and (self.calls == at or (self.sticky and self.calls > at)):
+            self.failed.append(where)
+            raise OSError(self.errno, f"{os.strerror(self.errno)} (injected at write "
+                                      f"{self.calls}: {where})")
+
+
+FAULTS = FaultPlan()
+
+
+def io_point(where: str) -> None:
+    """Mark a write to disk (see :class:`FaultPlan`)."""
+    FAULTS.hit(where)
+
+
+def io_error(exc: OSError, what: str) -> StoreError:
+    """An OSError from a write, as the StoreError callers see (``disk_full`` or ``io_error``)."""
+    full = exc.errno in (errno.ENOSPC, errno.EDQUOT)
+    return StoreError(f"{what}: {exc.strerror or exc}", code="disk_full" if full else "io_error")
+
+
+def _on_disk(repo: pygit2.Repository) -> bool:
+    """Whether objects written through ``repo`` go to disk (not into a staged batch)."""
+    return getattr(repo, "_memrepo_staging", None) is None
 
 
 def init_bare(path: Path) -> pygit2.Repository:
@@ -84,9 +177,13 @@ def resolve(repo: pygit2.Repository, ref: str) -> Oid | None:
 
 def write_blob(repo: pygit2.Repository, data: bytes) -> Oid:
     try:
+        if _on_disk(repo):
+            io_point("loose blob")
         return repo.create_blob(data)
     except pygit2.GitError as exc:
         raise StoreError(f"cannot write object: {exc}", code="object_write_failed") from exc
+    except OSError as exc:
+        raise io_error(exc, "cannot write object") from exc
 
 
 def read_blob(repo: pygit2.Repository, oid: Oid) -> bytes:
@@ -174,7 +271,14 @@ def _apply(repo: pygit2.Repository, base: pygit2.Tree | None, node: Mapping[str,
         else:
             assert isinstance(change, Oid)
             builder.insert(name, change, BLOB)
-    return builder.write()
+    try:
+        if _on_disk(repo):
+            io_point("loose tree")
+        return builder.write()
+    except pygit2.GitError as exc:
+        raise StoreError(f"cannot write tree: {exc}", code="object_write_failed") from exc
+    except OSError as exc:
+        raise io_error(exc, "cannot write tree") from exc
 
 
 @dataclass(frozen=True)
@@ -195,9 +299,13 @@ def create_commit(
     stamp = int(time.time()) if when is None else when
     sig = pygit2.Signature(author.name, author.email, stamp, 0)
     try:
+        if _on_disk(repo):
+            io_point("loose commit")
         return repo.create_commit(None, sig, sig, message, tree, parents)
     except pygit2.GitError as exc:
         raise StoreError(f"cannot write commit: {exc}", code="object_write_failed") from exc
+    except OSError as exc:
+        raise io_error(exc, "cannot write commit") from exc
 
 
 def stale_lock_seconds() -> float:
@@ -253,34 +361,60 @@ def compare_and_swap(
     *,
     message: str,
     verify: Mapping[str, Oid | None] | None = None,
+    durable: bool | None = None,
 ) -> bool:
     """Move every ref in ``updates`` from its expected value to its new one, or none.
 
     Refs in ``verify`` must still be at the given value too but are not changed.
     Returns False (nothing changed) when any ref no longer points where the caller's
     decision saw it, or when a plain git process holds its lock right now.
+
+    Every ref is locked and compared before any is written; then they are written in
+    the order of ``updates``, so a caller that must not leave one ref ahead of another
+    after a failed write puts the one that matters most last (the store puts ``main``
+    last: if writing it fails, nothing the caller was not told about is on ``main``).
+    ``durable`` (when not None) sets libgit2's fsync switch for the ref writes: the lock
+    file, the reflog and their directories are fsynced before this returns True.
+    Objects still held by a staged batch on ``repo`` are written out first.
     """
     expected_at = {ref: expected for ref, (expected, _new) in updates.items()}
     for ref, expected in (verify or {}).items():
         expected_at.setdefault(ref, expected)
+    staging = getattr(repo, "_memrepo_staging", None)
+    if staging is not None and staging.objects:
+        write_pack(Path(repo.path) / "objects" / "pack", staging.objects,
+                   durable=_LIBGIT2_FSYNC[0] if durable is None else durable)
+        staging.objects.clear()
     with holding_cas_lock(repo):
         for ref in expected_at:
             recover_stale_ref_lock(repo, ref)
+        held: dict[str, Any] = {}
         try:
-            with repo.transaction() as txn:
+            try:
                 for ref in sorted(expected_at):
-                    txn.lock_ref(ref)
-                for ref, expected in expected_at.items():
-                    if resolve(repo, ref) != expected:
-                        raise _Moved(ref)
-                for ref, (_expected, new) in updates.items():
-                    txn.set_target(ref, new, message=message)
-        except _Moved:
-            return False
-        except pygit2.GitError as exc:
-            if "lock" in str(exc).lower():
-                return False
-            raise StoreError(f"cannot update refs: {exc}", code="ref_update_failed") from exc
+                    held[ref] = repo.transaction()
+                    held[ref].lock_ref(ref)
+            except pygit2.GitError as exc:
+                if "lock" in str(exc).lower():
+                    return False
+                raise StoreError(f"cannot lock refs: {exc}", code="ref_update_failed") from exc
+            for ref, expected in expected_at.items():
+                if resolve(repo, ref) != expected:
+                    return False
+            for ref, (_expected, new) in updates.items():
+                try:
+                    io_point(f"ref {ref}")
+                    held[ref].set_target(ref, new, message=message)
+                    with _libgit2_fsync(durable):
+                        held[ref].commit()
+                except pygit2.GitError as exc:
+                    raise StoreError(f"cannot update {ref}: {exc}",
+                                     code="ref_update_failed") from exc
+                except OSError as exc:
+                    raise io_error(exc, f"cannot update {ref}") from exc
+        finally:
+            for txn in held.values():  # frees it; a ref locked but not written is unlocked
+                txn.__exit__(_Moved, None, None)
     return True
 
 
@@ -571,3 +705,188 @@ def is_descendant(repo: pygit2.Repository, commit: Oid, ancestor: Oid) -> bool:
         return bool(repo.descendant_of(commit, ancestor))
     except pygit2.GitError:
         return False
+
+
+# -- staged batches: objects in memory, published as one pack (issue 6) -------------------
+
+
+class _MemoryObjects(pygit2.OdbBackend):
+    """An object database backend holding a batch's new objects in memory.
+
+    It is the only writable backend of a staging repository (the repository's own object
+    directory is attached as an alternate, which libgit2 never writes to), so every
+    blob, tree and commit of a batch lands here, readable at once by the decisions that
+    follow, and nothing reaches the disk until :func:`write_pack` writes them all as one
+    pack. libgit2 skips writing an object some backend already has, so objects already
+    on disk are never duplicated.
+    """
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.objects: dict[Oid, tuple[int, bytes]] = {}
+
+    def exists_cb(self, oid: Oid) -> bool:
+        return oid in self.objects
+
+    def _full(self, prefix: str) -> Oid:
+        """The one object whose hex id starts with ``prefix`` (pygit2 looks objects up by
+        prefix, usually a full 40-digit one, when it loads their content)."""
+        if len(prefix) == 40:
+            oid = Oid(hex=prefix)
+            if oid in self.objects:
+                return oid
+            raise KeyError(prefix)
+        found = [oid for oid in self.objects if str(oid).startswith(prefix)]
+        if len(found) != 1:
+            raise KeyError(prefix) if not found else ValueError(f"ambiguous {prefix}")
+        return found[0]
+
+    def exists_prefix_cb(self, prefix: str) -> Oid:
+        return self._full(prefix)
+
+    def read_cb(self, oid: Oid) -> tuple[int, bytes]:
+        return self.objects[oid]
+
+    def read_prefix_cb(self, prefix: str) -> tuple[int, bytes, Oid]:
+        oid = self._full(prefix)
+        kind, data = self.objects[oid]
+        return kind, data, oid
+
+    def read_header_cb(self, oid: Oid) -> tuple[int, int]:
+        kind, data = self.objects[oid]
+        return kind, len(data)
+
+    def write_cb(self, oid: Oid, data: bytes, kind: int) -> None:
+        self.objects[oid] = (kind, bytes(data))
+
+    def refresh_cb(self) -> None:
+        pass
+
+
+@dataclass
+class Staging:
+    """A second handle on a repository whose object writes stay in memory (see above)."""
+
+    repo: pygit2.Repository
+    memory: _MemoryObjects
+
+    @property
+    def objects(self) -> dict[Oid, tuple[int, bytes]]:
+        return self.memory.objects
+
+
+def open_staging(path: str | os.PathLike[str]) -> Staging:
+    """A staging handle on the repository at ``path``: reads see disk and memory, writes
+    go to memory. Refs are the repository's own (read them; publish with the disk handle)."""
+    try:
+        repo = pygit2.Repository(str(path))
+        odb = pygit2.Odb()
+        odb.add_disk_alternate(os.path.join(repo.path, "objects"))
+        memory = _MemoryObjects()
+        odb.add_backend(memory, 0)
+        repo.set_odb(odb)
+    except pygit2.GitError as exc:
+        raise StoreError(f"cannot open {path} for staging: {exc}", code="not_a_repository"
+                         ) from exc
+    repo._memrepo_staging = memory  # type: ignore[attr-defined]  # see _on_disk()
+    return Staging(repo, memory)
+
+
+_PACK_SIGNATURE = b"PACK"
+_IDX_SIGNATURE = b"\377tOc"
+
+
+def _pack_entry(kind: int, data: bytes) -> bytes:
+    size = len(data)
+    byte = (kind << 4) | (size & 0x0F)
+    size >>= 4
+    header = bytearray()
+    while size:
+        header.append(byte | 0x80)
+        byte = size & 0x7F
+        size >>= 7
+    header.append(byte)
+    return bytes(header) + zlib.compress(data)
+
+
+def write_pack(pack_dir: str | os.PathLike[str], objects: Mapping[Oid, tuple[int, bytes]], *,
+               durable: bool) -> str | None:
+    """Write ``objects`` as one pack with its index (format v2, no deltas); returns its name.
+
+    The sequence is git's: the pack and then its index are written under temporary
+    names, fsynced (when ``durable``), renamed into place (the index last: it is what
+    makes a pack visible), and the directory is fsynced. A crash at any point leaves
+    either no new objects or all of them, plus at most a temporary file that
+    :func:`clean_temp_files` removes. That is 3 fsyncs for a whole batch, where loose
+    objects cost one per object and one per new fan-out directory.
+    """
+    if not objects:
+        return None
+    directory = Path(pack_dir)
+    items = sorted(objects.items(), key=lambda item: item[0].raw)
+    body = bytearray(_PACK_SIGNATURE + struct.pack(">II", 2, len(items)))
+    entries: list[tuple[bytes, int, int]] = []
+    for oid, (kind, data) in items:
+        entry = _pack_entry(kind, data)
+        entries.append((oid.raw, zlib.crc32(entry), len(body)))
+        body += entry
+    if len(body) >= 2**31:
+        raise StoreError("a staged batch is too large for one pack", code="batch_too_large")
+    checksum = hashlib.sha1(body).digest()
+    body += checksum
+    index = bytearray(_IDX_SIGNATURE + struct.pack(">I", 2))
+    fanout = [0] * 256
+    for raw, _crc, _offset in entries:
+        fanout[raw[0]] += 1
+    total = 0
+    for count in fanout:
+        total += count
+        index += struct.pack(">I", total)
+    index += b"".join(raw for raw, _, _ in entries)
+    index += b"".join(struct.pack(">I", crc) for _, crc, _ in entries)
+    index += b"".join(struct.pack(">I", offset) for _, _, offset in entries)
+    index += checksum
+    index += hashlib.sha1(index).digest()
+    name = "pack-" + checksum.hex()
+    temps: list[Path] = []
+    try:
+        for suffix, data in ((".pack", body), (".idx", index)):
+            tmp = directory / f"tmp_pack_memrepo_{uuid.uuid4().hex[:12]}{suffix}"
+            temps.append(tmp)
+            io_point(f"pack {suffix} write")
+            fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC, 0o444)
+            try:
+                view = memoryview(data)
+                while view:
+                    view = view[os.write(fd, view):]
+                if durable:
+                    io_point(f"pack {suffix} fsync")
+                    os.fsync(fd)
+            finally:
+                os.close(fd)
+            io_point(f"pack {suffix} rename")
+            os.rename(tmp, directory / (name + suffix))
+        if durable:
+            io_point("pack dir fsync")
+            fsync_dir(directory)
+    except OSError as exc:
+        for tmp in temps:
+            try:
+                tmp.unlink()
+            except OSError:
+                pass
+        raise io_error(exc, f"cannot write pack in {directory}") from exc
+    return name
+
+
+def fsync_dir(path: str | os.PathLike[str]) -> None:
+    """fsync a directory, so the names created or renamed in it survive a power loss."""
+    fd = os.open(path, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+def pack_dir(repo: pygit2.Repository) -> Path:
+    return Path(repo.path) / "objects" / "pack"

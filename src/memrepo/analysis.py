@@ -26,6 +26,13 @@ Why it is built this way:
 * **Negation is scoped to the value**: a negator only counts when it stands a few words
   before the value with no new subject in between, so "I don't like Java, remember I use
   Go" leaves Go alone.
+* **So is a retraction**: "scratch the Zed part" / "回复风格那条不要了" takes back only what
+  it names, a bare "scratch that" what came before it, and a later "oops, I meant the
+  build failed" corrects the build, not the memory instruction (see ``_retraction_applies``).
+* **Quotations belong to whoever they are attributed to**: 'Leo wrote: "remember, I want
+  German"' is Leo's (or a forum's) words, however first-person they sound.
+* **Habits are not instructions**: "always"/"总是" instruct only as imperatives ("Always
+  reply in French"); "I always use tabs" is a plain statement and waits for confirmation.
 * **Pure and fast.** No I/O except loading the two lexicon files once; everything is
   compiled on first use and cached. A typical message takes well under a millisecond.
 """
@@ -37,9 +44,9 @@ import math
 import re
 import unicodedata
 from bisect import bisect_right
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from functools import cache, lru_cache
+from functools import cache, cached_property, lru_cache
 from importlib import resources
 from typing import TYPE_CHECKING, Any
 
@@ -94,6 +101,7 @@ _CJK_RE = re.compile(f"[{_CJK_CLASS}]")
 #: other letters/digits.
 _TOKEN_RE = re.compile(f"[{_CJK_CLASS}]|[^\\W_{_CJK_CLASS}]+")
 _LATIN_TOKEN_RE = re.compile(f"[^\\W_{_CJK_CLASS}]+")
+_CJK_RUN_RE = re.compile(f"[{_CJK_CLASS}]+")
 
 #: Characters NFKC leaves alone but that people type interchangeably.
 _EXTRA_FOLD: dict[str, str] = {
@@ -302,9 +310,14 @@ class _Lexicon:
     by_word: Mapping[str, tuple[_IndexItem, ...]]    # phrases keyed by their first word
     by_char: Mapping[str, tuple[_IndexItem, ...]]    # phrases keyed by a non-word first char
     key_chars: re.Pattern[str] | None                # finds the positions by_char needs
-    # Words (Latin) and characters (CJK) that never name what a retraction is about.
+    # Words (Latin), characters and bigrams (CJK) that never name what a retraction is
+    # about; the words of the retraction cues themselves are among them.
     stopwords: frozenset[str] = frozenset()
     stop_chars: frozenset[str] = frozenset()
+    stop_bigrams: frozenset[str] = frozenset()
+    # Words naming a kind of fact ("package manager", "时区"), see _names_a_kind.
+    kind_words: frozenset[str] = frozenset()
+    kind_phrases: tuple[str, ...] = ()
 
     @property
     def cue_families(self) -> frozenset[str]:
@@ -390,7 +403,9 @@ class _Builder:
                 self.regexes.setdefault(name, []).append((entry, _compiled(item["re"])))
 
     def build(self, names: Iterable[str], abbreviations: frozenset[str],
-              stopwords: frozenset[str], stop_chars: frozenset[str]) -> _Lexicon:
+              stopwords: frozenset[str], stop_chars: frozenset[str],
+              stop_bigrams: frozenset[str], kind_words: frozenset[str],
+              kind_phrases: tuple[str, ...]) -> _Lexicon:
         families = {
             name: _Family(name, tuple(self.regexes.get(name, ())),
                           tuple(self.special.get(name, ())), tuple(self.exempt.get(name, ())))
@@ -402,6 +417,7 @@ class _Builder:
             families, self.folder, abbreviations,
             {k: tuple(v) for k, v in self.by_word.items()},
             {k: tuple(v) for k, v in self.by_char.items()}, key_chars, stopwords, stop_chars,
+            stop_bigrams, kind_words, kind_phrases,
         )
 
 
@@ -424,7 +440,18 @@ def _lexicon() -> _Lexicon:
         abbreviations.update(a.lower() for a in data.get("abbreviations", ()))
         stopwords.update(w.lower() for w in data.get("target_stopwords", ()))
         stop_chars.update("".join(data.get("target_stop_chars", ())))
-    builder = _Builder(_Folder(variants))
+    folder = _Folder(variants)
+    stop_bigrams: set[str] = set()
+    for data in raw_files.values():             # a cue's own words name nothing
+        for name in _RETRACTED:
+            for item in data.get("families", {}).get(name, {}).get("cues", ()):
+                phrase = item if isinstance(item, str) else item.get("phrase")
+                if phrase:
+                    folded = folder.fold(phrase)
+                    stopwords.update(_LATIN_TOKEN_RE.findall(folded))
+                    for run in _CJK_RUN_RE.findall(folded):
+                        stop_bigrams.update(run[i:i + 2] for i in range(len(run) - 1))
+    builder = _Builder(folder)
     names = list(_FAMILY_NAMES)
     for lang, data in raw_files.items():
         for name, fam in data.get("families", {}).items():
@@ -432,8 +459,11 @@ def _lexicon() -> _Lexicon:
                 names.append(name)
             builder.add(name, lang, fam.get("cues", ()), exempt=False)
             builder.add(name, lang, fam.get("exempt", ()), exempt=True)
+    kinds = [folder.fold(k) for data in raw_files.values() for k in data.get("kind_words", ())]
     return builder.build(names, frozenset(abbreviations), frozenset(stopwords),
-                         frozenset(stop_chars))
+                         frozenset(stop_chars), frozenset(stop_bigrams),
+                         frozenset(k for k in kinds if k.isascii()),
+                         tuple(k for k in kinds if not k.isascii()))
 
 
 @dataclass(frozen=True)
@@ -986,7 +1016,7 @@ def _anchor_flags(ctx: _Ctx, a: int, b: int, has_value: bool, span_end: int, abs
 
     out["question"] = ctx.question(si)
 
-    out["sarcastic"] = _sarcasm(ctx, si, absurd, a)
+    out["sarcastic"] = _sarcasm(ctx, si, absurd, a, seg)
 
     threshold = b if has_value else span_end
     out["retracted"] = _retraction_in_message(ctx, sent, seg, threshold)
@@ -1005,13 +1035,14 @@ def _anchor_flags(ctx: _Ctx, a: int, b: int, has_value: bool, span_end: int, abs
     return out
 
 
-def _sarcasm(ctx: _Ctx, si: int, absurd: bool, a: int) -> list[str]:
+def _sarcasm(ctx: _Ctx, si: int, absurd: bool, a: int, seg: tuple[int, int]) -> list[str]:
     """Irony markers in the value's sentence or any later one (irony is said after the
     claim: "…, because apparently I never sleep anyway 🙃"), in a sentence that is
     nothing but irony ("Yeah right." / "呵呵。"), or message-wide ones ("/s", "🙄", "狗头").
     Weak markers ("best … ever", "最爱") count only next to an absurd choice. Laughter
-    ("lmao", "haha", "哈哈哈") marks a joke when it trails the value in its sentence or
-    stands alone right after it; a leading "哈哈，" only reacts to what came before."""
+    ("lmao", "haha", "哈哈哈") marks a joke when it trails the value in its own segment,
+    closes the value's sentence ("…, haha.") or stands alone right after it; a leading
+    "哈哈，" or a laugh about something else ("(finally got promoted lol)") does not."""
     sent = ctx.sents[si]
     found: list[str] = []
     families = ("sarcastic", "sarcastic_weak") if absurd else ("sarcastic",)
@@ -1023,7 +1054,11 @@ def _sarcasm(ctx: _Ctx, si: int, absurd: bool, a: int) -> list[str]:
         for j in range(len(ctx.sents)):
             if j != si and ctx.sentence_frame(j, fam):
                 found.extend(ctx.sentence_frame(j, fam))
-    found.extend(h.tag for h in ctx.hits.get("laughter", ()) if a <= h.start < sent.end)
+    laughs = ctx.hits.get("laughter", ())
+    found.extend(h.tag for h in laughs if a <= h.start < seg[1])
+    last = sent.segs[-1]
+    if last[0] > seg[0] and ctx.frame(last, "laughter"):
+        found.extend(h.tag for h in ctx.hits_in("laughter", *last))
     if si + 1 < len(ctx.sents):
         found.extend(ctx.sentence_frame(si + 1, "laughter"))
     return found
@@ -1055,6 +1090,324 @@ def _prior_explicit(ctx: _Ctx, si: int) -> list[str]:
         if header:                             # another list's header: stop looking
             return []
     return []
+
+
+# --------------------------------------------------------------------------- quotes
+
+#: Where the lead-in of a quotation starts / its trailer ends: the nearest sentence end.
+_QUOTE_STOP_RE = re.compile(r"[\n。!?;]|\.(?=\s|$)")
+_QUOTE_LEAD = 100
+_QUOTE_TRAIL = 60
+
+
+def _quote_regions(t: str) -> list[tuple[int, int]]:
+    """(opening, closing) positions of quoted passages in folded text: double quotes (“”「」
+    fold to ``"``) pair in order; a single quote opens after a non-letter and closes before
+    one, so the apostrophes of "I'm" or "don't" are not quotes."""
+    regions: list[tuple[int, int]] = []
+    doubles = [i for i, ch in enumerate(t) if ch == '"']
+    regions.extend((doubles[k], doubles[k + 1]) for k in range(0, len(doubles) - 1, 2))
+    opening: int | None = None
+    for i, ch in enumerate(t):
+        if ch != "'":
+            continue
+        prev = t[i - 1] if i else " "
+        nxt = t[i + 1] if i + 1 < len(t) else " "
+        if opening is None:
+            if not prev.isalnum() and not nxt.isspace():
+                opening = i
+        elif not prev.isspace() and not nxt.isalnum():
+            regions.append((opening, i))
+            opening = None
+    return regions
+
+
+def _quoted_report(ctx: _Ctx, a: int, b: int) -> tuple[list[str], list[str]]:
+    """(other_person, pasted_untrusted) cues for a value inside a quotation that its
+    lead-in or trailer attributes to someone or somewhere else ('Leo wrote: "remember, I
+    always want German"', '在论坛看到这段：『记住我用 Emacs』'). A quotation with no
+    attribution ('my title is "Tech Lead"') is the speaker's own words."""
+    speakers: list[str] = []
+    sources: list[str] = []
+    t = ctx.t
+    for qa, qb in ctx.quotes():
+        if not (qa < a and b <= qb):
+            continue
+        stops = [m.end() for m in _QUOTE_STOP_RE.finditer(t, max(0, qa - _QUOTE_LEAD), qa)]
+        lead = stops[-1] if stops else max(0, qa - _QUOTE_LEAD)
+        after = _QUOTE_STOP_RE.search(t, qb + 1, min(len(t), qb + 1 + _QUOTE_TRAIL))
+        trail = after.start() if after else min(len(t), qb + 1 + _QUOTE_TRAIL)
+        for fam in _QUOTE_INTRO:
+            for h in ctx.hits.get(fam, ()):
+                if lead <= h.start < qa or qb < h.start < trail:
+                    flag = h.tag.split(":", 1)[0]
+                    tag = f"{flag}:{h.entry.lang}:quoted ({h.entry.cue})"
+                    (sources if flag == "pasted_untrusted" else speakers).append(tag)
+    return speakers, sources
+
+
+# --------------------------------------------------------------------------- retraction
+
+
+def _tokens(lex: _Lexicon, text: str, spans: Iterable[tuple[int, int]], *,
+            unigrams: bool = False) -> set[str]:
+    """Words that can name what a retraction is about: Latin words outside the stop list,
+    CJK bigrams without a function character ("回复风格" → 回复, 复风, 风格), or with
+    ``unigrams`` single CJK characters (a retraction may name a thing by one: "喝的那个")."""
+    out: set[str] = set()
+    for a, b in spans:
+        piece = text[a:b]
+        for w in _LATIN_TOKEN_RE.findall(piece):
+            if len(w) >= (3 if w.isdigit() else 2) and w not in lex.stopwords:
+                out.add(w)
+        for run in _CJK_RUN_RE.findall(piece):
+            if unigrams:
+                out.update(ch for ch in run if ch not in lex.stop_chars)
+                continue
+            for i in range(len(run) - 1):
+                pair = run[i:i + 2]
+                if pair[0] not in lex.stop_chars and pair[1] not in lex.stop_chars \
+                        and pair not in lex.stop_bigrams:
+                    out.add(pair)
+    return out
+
+
+@dataclass(frozen=True)
+class _Words:
+    """The words of some text, as bigram tokens (what a sentence is about) and as unigram
+    tokens (what a retraction names)."""
+
+    tokens: frozenset[str]
+    chars: frozenset[str]
+
+    def __or__(self, other: _Words) -> _Words:
+        return _Words(self.tokens | other.tokens, self.chars | other.chars)
+
+
+_NO_WORDS = _Words(frozenset(), frozenset())
+
+
+def _words(lex: _Lexicon, text: str, spans: Sequence[tuple[int, int]]) -> _Words:
+    """Both token sets of ``_tokens`` in one pass over the text."""
+    latin: set[str] = set()
+    pairs: set[str] = set()
+    chars: set[str] = set()
+    stop = lex.stop_chars
+    for a, b in spans:
+        piece = text[a:b]
+        latin.update(w for w in _LATIN_TOKEN_RE.findall(piece)
+                     if len(w) >= (3 if w.isdigit() else 2) and w not in lex.stopwords)
+        for run in _CJK_RUN_RE.findall(piece):
+            chars.update(ch for ch in run if ch not in stop)
+            pairs.update(run[i:i + 2] for i in range(len(run) - 1)
+                         if run[i] not in stop and run[i + 1] not in stop
+                         and run[i:i + 2] not in lex.stop_bigrams)
+    return _Words(frozenset(latin | pairs), frozenset(latin | chars))
+
+
+def _outside(n: int, holes: Iterable[tuple[int, int]]) -> list[tuple[int, int]]:
+    """The parts of [0, n) not covered by ``holes``."""
+    out: list[tuple[int, int]] = []
+    pos = 0
+    for a, b in sorted(holes):
+        if a > pos:
+            out.append((pos, a))
+        pos = max(pos, b)
+    if pos < n:
+        out.append((pos, n))
+    return out
+
+
+class _Target:
+    """What the value's side of a retraction check looks like: the words of the value's
+    own segment(s), and (computed only when asked) of the rest of the evidence message."""
+
+    def __init__(self, lex: _Lexicon, t: str, value_spans: Sequence[tuple[int, int]],
+                 other_spans: Sequence[tuple[int, int]]) -> None:
+        self._lex = lex
+        self._t = t
+        self._other = other_spans
+        self.value = _words(lex, t, value_spans)
+
+    @cached_property
+    def elsewhere(self) -> _Words:
+        return _words(self._lex, self._t, self._other)
+
+
+@dataclass(frozen=True)
+class _Named:
+    """What the retractions of one sentence name, if anything."""
+
+    words: frozenset[str]       # unigram tokens
+    text: str                   # the folded text they were read from
+    value_named: bool           # an occurrence of the value is among them
+    substantive: bool           # a word or a CJK bigram, not only stray characters
+
+
+#: The noun phrase a retraction names right after itself: "never mind *the typo* in …".
+_NAMED_OBJECT_RE = re.compile(
+    r"[ \t]*(?:about\s+|of\s+)?(?:the|my|your|our|this|that|these|those)\s+"
+    r"([^,.;:!?()\n]{1,40}?)(?=\s+(?:in|on|at|for|from|of|to|with|about|because|since|as|and"
+    r"|but|i|it|which|that|if|so)\b|\s*[,.;:!?()\n]|\s*$)")
+
+
+def _named(lex: _Lexicon, t: str, hits: Iterable[_Hit], seg_of: Callable[[int], tuple[int, int]],
+           values: Sequence[tuple[int, int]]) -> _Named:
+    """What some retraction cues of one sentence name: the rest of their segment ("Zed 那个
+    划掉", "回复风格那条不要了"), a noun phrase right after them ("never mind the typo"), and
+    the words inside a cue with a gap ("scratch the Zed part")."""
+    spans: list[tuple[int, int]] = []       # any word counts
+    cjk_after: list[tuple[int, int]] = []   # CJK only: "更正一下刚才那个报错"
+    latin: list[tuple[int, int]] = []       # Latin only: inside "scratch the … part"
+    for h in hits:
+        sa, sb = seg_of(h.start)
+        spans.append((sa, h.start))
+        cjk_after.append((h.end, max(h.end, sb)))
+        m = _NAMED_OBJECT_RE.match(t, h.end)
+        if m:
+            spans.append((h.end, m.end(1)))
+        if "…" in h.entry.cue:
+            latin.append((h.start, h.end))
+    words = _tokens(lex, t, spans, unigrams=True)
+    words |= {w for w in _tokens(lex, t, cjk_after, unigrams=True) if _is_cjk(w[0])}
+    words |= {w for w in _tokens(lex, t, latin) if w.isascii()}
+    every = spans + cjk_after + latin
+    value_named = any(a <= va < b for a, b in spans + latin for va, _ in values)
+    substantive = any(not _is_cjk(w[0]) for w in words) or bool(_tokens(lex, t, every))
+    return _Named(frozenset(words), " ".join(t[a:b] for a, b in every), value_named,
+                  substantive)
+
+
+def _names_a_kind(lex: _Lexicon, named: _Named) -> bool:
+    """Does a retraction name a kind of fact ("the package manager part", "时区那个")? Then
+    it may mean the value without repeating it."""
+    return bool(named.words & lex.kind_words) or any(w in named.text for w in lex.kind_phrases)
+
+
+def _retraction_applies(lex: _Lexicon, family: str, *, value_in_region: bool,
+                        region: set[str], target: _Target, also: _Words, later: bool,
+                        named: _Named, own_instruction: bool = False) -> bool:
+    """Does one retraction cue take back this value?
+
+    A retraction is about what it names: "scratch the Zed part" / "never mind the typo" /
+    "回复风格那条不要了" takes back Zed, the typo or the reply style and nothing else (a
+    retraction that names a kind of fact, "the package manager bit", takes back a value of
+    that kind). One that names nothing ("scratch that", "算了别记了") takes back what came
+    before it, unless the rest of its sentence points elsewhere or, in a later message, it
+    follows that message's own instruction ("Remember I use Zed. Scratch that last one.").
+    A correction in a later message that carries a whole statement of its own ("oops, I
+    meant the build failed, not passed") corrects that statement, not the memory
+    instruction."""
+    if named.words:
+        if named.value_named or named.words & target.value.chars:
+            return True
+        if named.words & (target.elsewhere.chars | also.chars):
+            return False
+        # Naming something found nowhere ("never mind the typo") is about something else;
+        # stray characters ("把这个从记忆里删了") name nothing.
+        return _names_a_kind(lex, named) or not named.substantive
+    if value_in_region or region & target.value.tokens:
+        return True
+    if region & (target.elsewhere.tokens | also.tokens):
+        return False
+    if later and own_instruction:
+        return False
+    if family == "corrected" and later:
+        return len(region) <= 2
+    return True
+
+
+def _kept_segments(sent: _Sentence, kept: Sequence[_Hit]) -> list[tuple[int, int]]:
+    return [(sa, sb) for sa, sb in sent.segs if any(sa <= h.start < sb for h in kept)]
+
+
+def _retraction_in_message(ctx: _Ctx, sent: _Sentence, seg: tuple[int, int], threshold: int
+                           ) -> list[str]:
+    """Retractions after the value in its own message, each checked against what it names;
+    prohibitions ("don't save", "别记") anywhere in the value's sentence always count."""
+    found: list[str] = []
+    candidates = [h for fam in ("retracted", "corrected") for h in ctx.hits.get(fam, ())]
+    if not candidates:
+        return found
+    kept = ctx.hits.get("kept", ())
+
+    def seg_of(pos: int) -> tuple[int, int]:
+        si = ctx.sent_at(pos)
+        return ctx.sents[si].segs[ctx.seg_at(si, pos)]
+
+    by_sentence: dict[int, list[_Hit]] = {}
+    for h in candidates:
+        by_sentence.setdefault(ctx.sent_at(h.start), []).append(h)
+    names = {si: _named(ctx.lex, ctx.t, hs, seg_of, ctx.value_spans)
+             for si, hs in by_sentence.items()}
+    for h in candidates:
+        if h.entry.anywhere and sent.start <= h.start < sent.end:
+            found.append(h.tag)
+            continue
+        if h.start < threshold:
+            continue
+        hsi = ctx.sent_at(h.start)
+        hs = ctx.sents[hsi]
+        region_a = seg_of(h.start)[0]
+        holes = _kept_segments(hs, kept)
+        if any(ka <= va < kb for ka, kb in holes for va, _ in ctx.value_spans):
+            continue                            # "…, Vim 留着" keeps the value
+        spans = [(x, y) for x, y in _outside(hs.end, [(0, region_a), *holes]) if x < hs.end]
+        target = _Target(ctx.lex, ctx.t, [seg], _outside(len(ctx.t), [seg, *spans]))
+        value_in = any(x <= va < y for x, y in spans for va, _ in ctx.value_spans)
+        if _retraction_applies(ctx.lex, h.entry.family, value_in_region=value_in,
+                               region=_tokens(ctx.lex, ctx.t, spans), target=target,
+                               also=_NO_WORDS, later=False, named=names[hsi]):
+            found.append(h.tag)
+    return found
+
+
+def _retraction_later(lex: _Lexicon, mt: str, leaves: Sequence[_Leaf], target: _Target,
+                      between: Sequence[str]) -> list[str]:
+    """Retractions in a later message of the same author (folded text ``mt``); messages
+    in ``between`` (folded) were written after the evidence and before this one."""
+    scanned = _scan(lex, mt, only=_RETRACTED | _STRUCTURAL | {"explicit"})
+    candidates = [h for fam in ("retracted", "corrected") for h in scanned.get(fam, ())]
+    if not candidates:
+        return []
+    sents = _split(mt, (), scanned.get("clause_break", []), scanned.get("soft_break", []),
+                   lex.abbreviations)
+    starts = [x.start for x in sents]
+    values = [(s, e) for leaf in leaves for s, e, _ in _occurrences(leaf, mt)]
+    kept = scanned.get("kept", ())
+    instructions = [h.start for h in scanned.get("explicit", ())]
+    around = _NO_WORDS
+    for x in between:
+        around = around | _words(lex, x, [(0, len(x))])
+
+    def sentence_of(pos: int) -> int:
+        return max(0, bisect_right(starts, pos) - 1)
+
+    def seg_of(pos: int) -> tuple[int, int]:
+        segs = sents[sentence_of(pos)].segs
+        return segs[max(0, bisect_right([x for x, _ in segs], pos) - 1)]
+
+    by_sentence: dict[int, list[_Hit]] = {}
+    for h in candidates:
+        by_sentence.setdefault(sentence_of(h.start), []).append(h)
+    names = {si: _named(lex, mt, hs, seg_of, values) for si, hs in by_sentence.items()}
+    found: list[str] = []
+    for h in candidates:
+        si = sentence_of(h.start)
+        sent = sents[si]
+        region_a = seg_of(h.start)[0]
+        holes = _kept_segments(sent, kept)
+        if any(ka <= va < kb for ka, kb in holes for va, _ in values):
+            continue
+        spans = [(x, y) for x, y in _outside(sent.end, [(0, region_a), *holes]) if x < sent.end]
+        own = _words(lex, mt, _outside(len(mt), spans))
+        value_in = any(x <= va < y for x, y in spans for va, _ in values)
+        if _retraction_applies(lex, h.entry.family, value_in_region=value_in,
+                               region=_tokens(lex, mt, spans), target=target,
+                               also=own | around, later=True, named=names[si],
+                               own_instruction=any(i < h.start for i in instructions)):
+            found.append(h.tag)
+    return found
 
 
 # --------------------------------------------------------------------------- conversation
@@ -1172,6 +1525,8 @@ def analyse(
     hits = {name: found if name == "absurd" else outside_value(found)
             for name, found in scanned.items()}
     ctx = _Ctx(lex, t, sents, hits)
+    ctx.value_spans = protect
+    _drop_habitual(ctx)
 
     # The clause(s) of interest: sentences overlapping the span.
     lo, hi = ns, max(ne, ns + 1)
@@ -1205,10 +1560,19 @@ def analyse(
             anchors.append(sents[si].segs[ctx.seg_at(si, ns)])
 
     absurd = bool(hits.get("absurd")) or any(_absurd_value(lex, leaf.label) for leaf in leaves)
+    # A value in scare quotes ("our test framework is 'pray and push'") is offered as a
+    # joke as readily as Notepad is: weak irony markers next to it count.
+    absurd = absurd or (has_value and any(_scare_quoted(t, a, b) for a, b in anchors))
+    times = {(s, e) for leaf, occs in zip(leaves, occ_by_leaf, strict=True)
+             if _TIME_RE.match(lex.folder.fold(leaf.label).strip()) for s, e, _ in occs}
     anchor_sents: set[int] = set()
+    anchor_segs: list[tuple[int, int]] = []
     for a, b in anchors:
-        anchor_sents.add(ctx.sent_at(a))
-        for name, found in _anchor_flags(ctx, a, b, has_value, ne, absurd).items():
+        si = ctx.sent_at(a)
+        anchor_sents.add(si)
+        anchor_segs.append(sents[si].segs[ctx.seg_at(si, a)])
+        for name, found in _anchor_flags(ctx, a, b, has_value, ne, absurd,
+                                         time=(a, b) in times).items():
             cues[name].extend(found)
 
     first = sents[min(anchor_sents)]
@@ -1224,14 +1588,18 @@ def analyse(
         if author_id is not None and written_by is not None and written_by != author_id:
             # Someone else's words, however first-person they sound ("Sam here: …").
             cues["other_person"].append(f"other_person:{lang}:author is not the subject")
+        target: _Target | None = None
+        between: list[str] = []
         for m in after:
             m_author = _attr(m, "author_id")
             same = m_author == author if author is not None else (
                 m_author is None and _attr(m, "role") == "user")
+            mt = lex.folder.fold(_attr(m, "text") or "")
             if same:
-                mt = lex.folder.fold(_attr(m, "text") or "")
-                cues["retracted"].extend(
-                    h.tag for h in _scan(lex, mt, only=_RETRACTED).get("retracted", ()))
+                if target is None:
+                    target = _Target(lex, t, anchor_segs, _outside(len(t), anchor_segs))
+                cues["retracted"].extend(_retraction_later(lex, mt, leaves, target, between))
+            between.append(mt)
         untrusted = [m for m in before if _attr(m, "role") in _UNTRUSTED_ROLES
                      or _attr(m, "origin") in _UNTRUSTED_ORIGINS]
         if untrusted:
@@ -1249,6 +1617,26 @@ def analyse(
     flags["grounded"] = grounded
     ordered = tuple(dict.fromkeys(c for name in FLAG_NAMES for c in cues[name]))
     return Analysis(clause=clause, lang=lang, cues=ordered, **flags)
+
+
+def _drop_habitual(ctx: _Ctx) -> None:
+    """"always"/"总是"/"every time" instruct only as imperatives ("Always reply in French",
+    "总是用英文回复我"); after a subject in their segment they describe a habit ("I always
+    use tabs", "我写代码总是用 Vim") and are not an instruction to remember anything."""
+    subjects = ctx.hits.get("habit_subject", ())
+    kept: list[_Hit] = []
+    for h in ctx.hits.get("explicit", ()):
+        if h.entry.habitual:
+            si = ctx.sent_at(h.start)
+            ss = ctx.sents[si].segs[ctx.seg_at(si, h.start)][0]
+            if any(ss <= x.start < h.start for x in subjects):
+                continue
+        kept.append(h)
+    ctx.hits["explicit"] = kept
+
+
+def _scare_quoted(t: str, a: int, b: int) -> bool:
+    return 0 < a and b < len(t) and t[a - 1] in "\"'" and t[b] in "\"'"
 
 
 def _absurd_value(lex: _Lexicon, label: str) -> bool:

@@ -6,6 +6,12 @@ authorship and origin come from that message, and the decision comes from the po
 in the repository at the tip being written on. If that tip moves before the commit is
 published, the compare-and-swap fails and the proposal is decided again from scratch
 against the new tip, so a loser never overwrites what landed meanwhile.
+
+Proposals are decided in batches (issue 6, :mod:`memrepo.groupcommit`): concurrent
+:func:`submit` calls for one tenant join one batch, and :func:`submit_many` is one. A
+batch is decided in order against its own moving tip, every proposal still its own
+commit with its own trailers, then published with one pack and one compare-and-swap;
+a batch that loses the race is decided again as a whole.
 """
 
 from __future__ import annotations
@@ -13,14 +19,14 @@ from __future__ import annotations
 import json
 import random
 import time
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
 from . import analysis as analysis_mod
-from . import canonical, evidence, layout, secrets, sensitive, stats
-from .errors import InputError
+from . import canonical, evidence, groupcommit, layout, secrets, sensitive, stats
+from .errors import InputError, StoreError
 from .policy import GateInput, Policy, Verdict, decide, effective_expiry
 from .proposal import (
     PARKED,
@@ -64,31 +70,106 @@ class Assessment:
 def submit(store: Store, raw: Mapping[str, Any] | str | bytes | MemoryProposal, *,
            now: datetime | None = None) -> Decision:
     """Decide one proposal and make the decision durable. Never raises for bad input:
-    an invalid proposal is a REJECT with the validation reason."""
+    an invalid proposal is a REJECT with the validation reason.
+
+    Concurrent callers on one tenant (threads or processes) are decided together in one
+    batch (group commit); a caller alone is decided at once. Raises StoreError when the
+    decision could not be written (e.g. the disk is full): nothing was decided then.
+    """
     now = now or now_utc()
     try:
         proposal = raw if isinstance(raw, MemoryProposal) else parse_proposal(raw)
     except InputError as exc:
         return _reject_invalid(store, raw, exc, now)
     if not store.has_tenant(proposal.tenant_id):
-        return Decision(decision=DecisionKind.REJECT, reasons=("unknown_tenant",),
-                        proposal_id=proposal.id, payload_hash=proposal.payload_hash)
+        return _unknown_tenant(proposal)
     tenant = store.tenant(proposal.tenant_id)
+    return groupcommit.submit(tenant, groupcommit.Item(proposal, now, store.durable),
+                              decide_batch)
+
+
+def submit_many(store: Store, raws: Sequence[Mapping[str, Any] | str | bytes | MemoryProposal],
+                *, now: datetime | None = None) -> list[Decision]:
+    """Decide proposals in order as one batch per tenant: one pack and one compare-and-swap
+    per batch, each proposal still its own commit (or audit record) with its own trailers.
+
+    The answer for each proposal is what :func:`submit` would have said, had they been
+    submitted one after another. Invalid proposals are rejected first (each recorded on
+    its own). Raises StoreError when a batch could not be written: none of that tenant's
+    proposals were decided then (batches of other tenants written before it stand).
+    """
+    now = now or now_utc()
+    out: list[Decision | None] = [None] * len(raws)
+    by_tenant: dict[str, list[tuple[int, MemoryProposal]]] = {}
+    for index, raw in enumerate(raws):
+        try:
+            proposal = raw if isinstance(raw, MemoryProposal) else parse_proposal(raw)
+        except InputError as exc:
+            out[index] = _reject_invalid(store, raw, exc, now)
+            continue
+        if not store.has_tenant(proposal.tenant_id):
+            out[index] = _unknown_tenant(proposal)
+            continue
+        by_tenant.setdefault(proposal.tenant_id, []).append((index, proposal))
+    for tenant_id, entries in by_tenant.items():
+        tenant = store.tenant(tenant_id)
+        items = [groupcommit.Item(p, now, store.durable) for _, p in entries]
+        results = groupcommit.lead(tenant, items, decide_batch)
+        for (index, _), result in zip(entries, results, strict=True):
+            if isinstance(result, BaseException):
+                raise result
+            out[index] = result
+    assert all(d is not None for d in out)
+    return out  # type: ignore[return-value]
+
+
+def _unknown_tenant(proposal: MemoryProposal) -> Decision:
+    return Decision(decision=DecisionKind.REJECT, reasons=("unknown_tenant",),
+                    proposal_id=proposal.id, payload_hash=proposal.payload_hash)
+
+
+def decide_batch(tenant: TenantRepo, items: list[groupcommit.Item], durable: bool
+                 ) -> list[groupcommit.Result]:
+    """Decide ``items`` in order on one staged batch and publish it; on a lost race, decide
+    them all again on the new tips. One result per item: its Decision, or the exception
+    deciding it raised (the others are still decided). Raises StoreError when the batch
+    cannot be written."""
     raced = False
+    results: list[groupcommit.Result] = []
     for attempt in range(MAX_ATTEMPTS):
-        state = tenant.state()
-        seen = tenant.record(proposal.id, state)
-        if seen is not None:
-            stats.note_replay(tenant, proposal.id)
-            return replay(seen.data, proposal)
-        assessment = assess(tenant, state, proposal, now)
-        decision = _apply(tenant, state, assessment, now, raced=raced)
-        if decision is not None:
-            return decision
+        with tenant.staged() as batch:
+            results = []
+            for item in items:
+                try:
+                    results.append(_decide_staged(tenant, item, raced=raced))
+                except Exception as exc:  # this proposal's answer; the batch goes on
+                    results.append(exc)
+            if batch.publish(durable=durable):
+                break
         raced = True
         time.sleep(random.uniform(0, min(0.05, 0.001 * 2**min(attempt, 6))))
-    return Decision(decision=DecisionKind.CONFLICT, reasons=("lost_race_repeatedly",),
-                    proposal_id=proposal.id, payload_hash=proposal.payload_hash)
+    else:
+        return [Decision(decision=DecisionKind.CONFLICT, reasons=("lost_race_repeatedly",),
+                         proposal_id=i.proposal.id, payload_hash=i.proposal.payload_hash)
+                for i in items]
+    for item, result in zip(items, results, strict=True):
+        if isinstance(result, Decision) and result.decision is DecisionKind.DUPLICATE:
+            stats.note_replay(tenant, item.proposal.id)
+    return results
+
+
+def _decide_staged(tenant: TenantRepo, item: groupcommit.Item, *, raced: bool) -> Decision:
+    """One proposal on the batch's current tip (a replay check, then assess and apply)."""
+    proposal, now = item.proposal, item.now
+    state = tenant.state()
+    seen = tenant.record(proposal.id, state)
+    if seen is not None:
+        return replay(seen.data, proposal)
+    assessment = assess(tenant, state, proposal, now)
+    decision = _apply(tenant, state, assessment, now, raced=raced)
+    if decision is None:  # only if the state was not the batch's tip: a bug
+        raise StoreError("a staged decision was refused", code="batch_inconsistent")
+    return decision
 
 
 def replay(record: Mapping[str, Any], proposal: MemoryProposal) -> Decision:

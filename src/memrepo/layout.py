@@ -11,7 +11,7 @@ Tree of ``refs/heads/main`` (approved changes only)::
 
     policy.json
     facts/<fan(subject)>/<subject>/<scope.kind>/<scope.key>/<kind>/<key>.json
-    ids/<mid[:2]>/<memoryId>                        -> fact path (memoryId lookup)
+    ids/<mid[:2]>/<mid[2:4]>/<memoryId>             -> fact path (memoryId lookup)
     proposals/<pid[:2]>/<pid[2:4]>/<proposalId>.json  immutable proposal records
     messages/<fan(messageId)>/<messageId>.json      source messages of committed facts
     derived/<fan(messageId)>/<messageId>/<memoryId> -> fact path (revoke by message)
@@ -20,8 +20,14 @@ Tree of ``refs/memrepo/audit`` (everything that is not an approved change)::
 
     messages/…  conversations/<fan(conv)>/<conv>/<messageId>.json   ingested messages
     proposals/<pid[:2]>/<pid[2:4]>/<proposalId>.json  parked, rejected, declined records
-    pending/<mid[:2]>/<memoryId>/<proposalId>.json   parked proposals by fact
-    invalid/<h[:2]>/<h>.json                         proposals that failed validation
+    pending/<mid[:2]>/<mid[2:4]>/<memoryId>/<proposalId>.json   parked proposals by fact
+    invalid/<h[:2]>/<h[2:4]>/<h>.json                proposals that failed validation
+
+``fan(x)`` is two levels of two hex digits (``ab/cd``), like the id-based folders: every
+commit rewrites the trees on its paths, so no folder a commit passes through may grow
+with the number of facts, messages or proposals. With 65,536 leaves, a folder holds ~15
+entries at a million (subjects, messages, memoryIds, proposals) instead of ~3,900 with
+one level, where rewriting ``ids/<xx>`` alone cost a 230 KB tree per new fact.
 """
 
 from __future__ import annotations
@@ -56,8 +62,10 @@ def component(raw: str) -> str:
 
 
 def fan(raw: str) -> str:
-    """Two hex characters that spread large folders (subjects, messages) into 256."""
-    return _digest(raw)[:2]
+    """``ab/cd``: two levels of two hex characters that spread large folders (subjects,
+    messages, conversations) into 65,536."""
+    digest = _digest(raw)
+    return f"{digest[:2]}/{digest[2:4]}"
 
 
 def tenant_dir(tenant_id: str) -> str:
@@ -94,7 +102,7 @@ def fact_path(subject_id: str, scope: Mapping[str, str], kind: str, normalized_k
 
 
 def id_index_path(mid: str) -> str:
-    return f"ids/{mid[:2]}/{mid}"
+    return f"ids/{mid[:2]}/{mid[2:4]}/{mid}"
 
 
 def _check_pid(pid: str) -> str:
@@ -109,7 +117,7 @@ def proposal_path(pid: str) -> str:
 
 
 def pending_dir(mid: str) -> str:
-    return f"pending/{mid[:2]}/{mid}"
+    return f"pending/{mid[:2]}/{mid[2:4]}/{mid}"
 
 
 def pending_path(mid: str, pid: str) -> str:
@@ -129,7 +137,7 @@ def conversation_message_path(conversation_id: str, message_id: str) -> str:
 
 
 def invalid_path(digest: str) -> str:
-    return f"invalid/{digest[:2]}/{digest}.json"
+    return f"invalid/{digest[:2]}/{digest[2:4]}/{digest}.json"
 
 
 def derived_dir(message_id: str) -> str:

@@ -548,10 +548,24 @@ _BENIGN_VALUE = re.compile(
 _MIN_LEN = {_PASSWORD: 4, _PIN: 4, _CODE: 4, _CVV: 3, _TOKEN: 6}
 
 
+# Digits are often spoken as Chinese numerals ("支付密码幺三五七九零": 幺 is the "one" of
+# read-out numbers). A run of at least four, with at least one numeral, is a value.
+_ZH_DIGITS = str.maketrans("零〇一二三四五六七八九幺两", "0012345678912")
+_ZH_NUMERAL_RUN = re.compile(r"[0-9零〇一二三四五六七八九幺两]{4,}")
+
+
+def _ascii_digits(value: str) -> str:
+    """The value with Chinese numerals read as digits, for judging what it looks like."""
+    return value.translate(_ZH_DIGITS)
+
+
 def _extract_value(text: str, pos: int, connector: str) -> tuple[int, int] | None:
     quoted = _QUOTED_RE.match(text, pos)
     if quoted:
         return quoted.span(2)
+    numerals = _ZH_NUMERAL_RUN.match(text, pos)
+    if numerals and not numerals.group().isascii():
+        return numerals.span()
     m = _VALUE_RE.match(text, pos)
     if not m:
         return None
@@ -629,7 +643,7 @@ def _scan_words(text: str) -> Iterator[SecretFinding]:
             span = _extract_value(text, connector_match.end(), connector_match.group(0))
             if span is None:
                 continue
-            value = text[span[0] : span[1]]
+            value = _ascii_digits(text[span[0] : span[1]])
             if _value_ok(value, family, strength):
                 kind = "password" if family in (_PASSWORD, _PIN, _CODE, _CVV) else "token"
                 yield SecretFinding(kind, span[0], span[1], f"words:{lang}")

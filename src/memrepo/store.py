@@ -4,6 +4,14 @@ The store knows where things are and how to write them atomically; it does not d
 anything (that is :mod:`memrepo.gate`). Every write is a commit whose parent is the tip
 a decision was made on, published with compare-and-swap; a caller that loses the race
 gets ``False`` back and must decide again on the new tip.
+
+Durability (issue 6): with ``durable=True`` (the default; ``durable=False``,
+``MEMREPO_FSYNC=0`` or the CLI's ``--no-fsync`` trade it away for tests and bulk loads)
+a write is reported only once its objects and the ref update are on stable storage.
+Writes made inside :meth:`TenantRepo.staged` (the gate and ingest use it) keep their
+objects in memory, however many commits the batch holds, and publish them as one
+fsynced pack followed by one compare-and-swap of the refs: a handful of fsyncs per
+batch instead of one per object.
 """
 
 from __future__ import annotations
@@ -11,8 +19,10 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import threading
 import uuid
 from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -26,7 +36,8 @@ from .policy import Policy, default_policy, parse_policy
 from .proposal import Fact, Message, format_time
 
 STORE_MARKER = "memrepo-store.json"
-STORE_FORMAT = 1
+#: 2: two-level fan-out of subjects, messages, conversations, ids, pending, invalid.
+STORE_FORMAT = 2
 TENANTS_DIR = "tenants"
 GATE_AUTHOR = _git.Author("memrepo gate", "gate@memrepo.invalid")
 
@@ -70,19 +81,33 @@ class Store:
         marker = path / STORE_MARKER
         if path.exists() and any(path.iterdir()) and not marker.exists():
             raise StoreError(f"{path} exists and is not a memrepo store", code="not_a_store")
+        store = cls(path, durable=durable)
         (path / TENANTS_DIR).mkdir(parents=True, exist_ok=True)
         if not marker.exists():
             tmp = marker.with_suffix(".tmp")
             tmp.write_text(json.dumps({"format": STORE_FORMAT}) + "\n")
+            if store.durable:
+                with tmp.open("rb+") as handle:
+                    os.fsync(handle.fileno())
             os.replace(tmp, marker)
-        return cls(path, durable=durable)
+            if store.durable:
+                _git.fsync_dir(path)
+        return store
 
     def check(self) -> None:
-        if not (self.root / STORE_MARKER).exists():
+        marker = self.root / STORE_MARKER
+        try:
+            found = json.loads(marker.read_text("utf-8")).get("format")
+        except FileNotFoundError:
             raise StoreError(
                 f"{self.root} is not a memrepo store (run `memrepo --store {self.root} init`)",
                 code="not_a_store",
-            )
+            ) from None
+        except (OSError, ValueError, AttributeError) as exc:
+            raise StoreError(f"{marker} is unreadable: {exc}", code="not_a_store") from exc
+        if found != STORE_FORMAT:
+            raise StoreError(f"{self.root} has store format {found}; this memrepo reads format "
+                             f"{STORE_FORMAT} (the folder layout changed)", code="store_format")
 
     def tenant_path(self, tenant_id: str) -> Path:
         return self.root / TENANTS_DIR / layout.tenant_dir(tenant_id)
@@ -100,9 +125,9 @@ class Store:
             if not create:
                 raise NotFoundError(f"no tenant {tenant_id!r} in {self.root}",
                                     code="unknown_tenant")
-            repo = TenantRepo.create(path, tenant_id)
+            repo = TenantRepo.create(path, tenant_id, durable=self.durable)
         else:
-            repo = TenantRepo(path, tenant_id)
+            repo = TenantRepo(path, tenant_id, durable=self.durable)
         self._tenants[tenant_id] = repo
         return repo
 
@@ -117,19 +142,39 @@ class Store:
 
 
 class TenantRepo:
-    """One tenant's bare repository."""
+    """One tenant's bare repository.
 
-    def __init__(self, path: Path, tenant_id: str) -> None:
+    ``repo`` is the repository handle to read and write through: the on-disk one, or,
+    inside :meth:`staged` and only in the thread running the batch, the batch's staging
+    handle (whose new objects are still in memory).
+    """
+
+    def __init__(self, path: Path, tenant_id: str, *, durable: bool | None = None) -> None:
         self.path = path
         self.tenant_id = tenant_id
-        self.repo = _git.open_repo(path)
+        self.durable = _env_durable() if durable is None else durable
+        self._disk = _git.open_repo(path)
         #: The last policy parsed, by blob id: parsing and hashing it costs ~1 ms a decision.
         self._policy_cache: tuple[_git.Oid, Policy] | None = None
+        self._local = threading.local()
+        self._staging: _git.Staging | None = None
+        self._staging_lock = threading.Lock()
         # Temp files of writers killed mid-write; only objects/ and objects/pack are scanned.
-        _git.clean_temp_files(self.repo)
+        _git.clean_temp_files(self._disk)
+
+    @property
+    def repo(self) -> pygit2.Repository:
+        batch = getattr(self._local, "batch", None)
+        return self._disk if batch is None else batch.staging.repo
+
+    @property
+    def batch(self) -> Batch | None:
+        """The batch this thread is staging on this tenant, if any."""
+        return getattr(self._local, "batch", None)
 
     @classmethod
-    def create(cls, path: Path, tenant_id: str, *, policy: Policy | None = None) -> TenantRepo:
+    def create(cls, path: Path, tenant_id: str, *, policy: Policy | None = None,
+               durable: bool | None = None) -> TenantRepo:
         """Build the repository under a private name, then rename it into place.
 
         A tenant thus appears complete (config, hooks, policy commit) or not at all,
@@ -137,24 +182,28 @@ class TenantRepo:
         half-made repository (they used to fail on each other's ``config.lock``, with
         a raw ``GitError``): one rename wins, the others open the winner's.
         """
+        durable = _env_durable() if durable is None else durable
         path.parent.mkdir(parents=True, exist_ok=True)
         tmp = path.parent / f".{path.name}.creating-{uuid.uuid4().hex[:12]}"
         try:
-            cls._build(tmp, tenant_id, policy or default_policy())
+            cls._build(tmp, tenant_id, policy or default_policy(), durable)
             try:
+                _git.io_point("tenant rename")
                 os.rename(tmp, path)
             except OSError:  # another creator's repository is in place already
                 if not (path / "HEAD").exists():
                     raise
+            if durable:
+                _git.fsync_dir(path.parent)
         except OSError as exc:
             raise StoreError(f"cannot create tenant repository {path}: {exc}",
                              code="init_failed") from exc
         finally:
             shutil.rmtree(tmp, ignore_errors=True)
-        return cls(path, tenant_id)
+        return cls(path, tenant_id, durable=durable)
 
     @classmethod
-    def _build(cls, path: Path, tenant_id: str, policy: Policy) -> None:
+    def _build(cls, path: Path, tenant_id: str, policy: Policy, durable: bool) -> None:
         repo = _git.init_bare(path)
         ident = path / "memrepo-tenant"
         ident.write_text(tenant_id, "utf-8")
@@ -166,7 +215,7 @@ class TenantRepo:
         from .hooks import install as install_hooks  # hooks imports this module
 
         install_hooks(path)
-        cls(path, tenant_id)._initial_commit(policy)
+        cls(path, tenant_id, durable=durable)._initial_commit(policy)
 
     def _initial_commit(self, policy: Policy) -> None:
         blob = _git.write_blob(self.repo, canonical.dumps_pretty(policy.to_json()))
@@ -179,11 +228,15 @@ class TenantRepo:
         commit = _git.create_commit(self.repo, tree=tree, parents=[], message=message,
                                     author=GATE_AUTHOR)
         _git.compare_and_swap(self.repo, {layout.MAIN_REF: (None, commit)},
-                              message="memrepo: create tenant")
+                              message="memrepo: create tenant", durable=self.durable)
 
     # -- reading -----------------------------------------------------------------
 
     def state(self) -> State:
+        """The tips to decide on: the refs on disk, or the batch's tips inside a batch."""
+        batch = self.batch
+        if batch is not None:
+            return batch.state()
         main = _git.resolve(self.repo, layout.MAIN_REF)
         audit = _git.resolve(self.repo, layout.AUDIT_REF)
         return State(main, audit, _git.tree_of(self.repo, main), _git.tree_of(self.repo, audit))
@@ -287,6 +340,8 @@ class TenantRepo:
     # -- writing -----------------------------------------------------------------
 
     def blob(self, value: Any) -> _git.Oid:
+        if self.batch is None:
+            _git.set_durable(self.durable)  # a loose object: libgit2's process-wide switch
         return _git.write_blob(self.repo, canonical.dumps_pretty(value))
 
     def commit(
@@ -305,63 +360,202 @@ class TenantRepo:
         ``state`` was read (nothing is published then; the objects become garbage). Both
         refs are checked even when only one is written: the decision behind the commit
         read both, so a write to the other one since then invalidates it.
+
+        Inside :meth:`staged` the commits are only staged: they become the batch's new
+        tips, and :meth:`Batch.publish` publishes them with the rest of the batch.
         """
-        stamp = int((when or datetime.now(UTC)).timestamp())
-        updates: dict[str, tuple[_git.Oid | None, _git.Oid]] = {}
-        new_main = new_audit = None
-        if main:
-            tree = _git.edit_tree(self.repo, state.main_tree, main)
-            parents = [state.main] if state.main is not None else []
-            new_main = _git.create_commit(self.repo, tree=tree, parents=parents,
-                                          message=message, author=author, when=stamp)
-            updates[layout.MAIN_REF] = (state.main, new_main)
-        if audit:
-            tree = _git.edit_tree(self.repo, state.audit_tree, audit)
-            parents = [state.audit] if state.audit is not None else []
-            new_audit = _git.create_commit(self.repo, tree=tree, parents=parents,
-                                           message=message, author=author, when=stamp)
-            updates[layout.AUDIT_REF] = (state.audit, new_audit)
+        batch = self.batch
+        if batch is not None:
+            return batch.stage(state, main=main, audit=audit, message=message, author=author,
+                               when=when)
+        _git.set_durable(self.durable)
+        new_main, new_audit = _build_commits(self.repo, state, main, audit, message, author,
+                                             when)
+        updates = _updates(state, new_main, new_audit)
         if not updates:
             return (state.main, state.audit)
-        unchanged = {ref: tip for ref, tip in ((layout.MAIN_REF, state.main),
-                                               (layout.AUDIT_REF, state.audit))
-                     if ref not in updates}
+        unchanged = _unchanged(state, updates)
         if not _git.compare_and_swap(self.repo, updates, message=message.splitlines()[0],
-                                     verify=unchanged):
+                                     verify=unchanged, durable=self.durable):
             return None
         return (new_main or state.main, new_audit or state.audit)
 
+    @contextmanager
+    def staged(self) -> Iterator[Batch]:
+        """Stage commits in memory, on tips that move with each one, then publish them once.
+
+        Inside the block (in this thread): :meth:`state` returns the batch's tips,
+        :meth:`commit` appends to them, and every object written through :attr:`repo`
+        stays in memory. :meth:`Batch.publish` then writes all of the batch's objects as
+        one pack and moves the refs from the tips the batch started on to its last
+        commits with one compare-and-swap. Leaving the block without publishing discards
+        everything. Batches on one TenantRepo take turns.
+        """
+        if self.batch is not None:
+            raise StoreError("a batch is already being staged on this tenant in this thread",
+                             code="nested_batch")
+        with self._staging_lock:
+            if self._staging is None:
+                self._staging = _git.open_staging(self.path)
+            staging = self._staging
+            staging.objects.clear()
+            batch = Batch(self, staging, self.state())
+            self._local.batch = batch
+            try:
+                yield batch
+            finally:
+                self._local.batch = None
+                staging.objects.clear()
+
     def ingest(self, messages: Sequence[Message]) -> list[str]:
         """Store messages immutably on the audit ref. Re-ingesting identical ones is a no-op;
-        a different message under an existing id is refused (evidence must not change)."""
+        a different message under an existing id is refused (evidence must not change).
+
+        The messages are one commit, staged and published like a gate batch, and taken in
+        turn with the gate's batches (:func:`memrepo.groupcommit.exclusive`) so that an
+        ingest never makes a batch of decisions lose its compare-and-swap. Inside a batch
+        already being staged, the commit joins that batch.
+        """
+        from . import groupcommit  # groupcommit reads tenants through this module
+
         for msg in messages:
             if msg.tenant_id != self.tenant_id:
                 raise InputError(f"message {msg.message_id} belongs to tenant {msg.tenant_id!r},"
                                  f" not {self.tenant_id!r}", code="cross_tenant")
-        while True:
-            state = self.state()
-            changes: dict[str, _git.Oid | None] = {}
-            stored: list[str] = []
-            for msg in messages:
-                existing = self.message(msg.message_id, state)
-                if existing is not None:
-                    if existing != msg:
-                        raise InputError(
-                            f"message {msg.message_id} is already stored with other content;"
-                            " stored messages are immutable", code="message_changed")
-                    continue
-                blob = self.blob(msg.to_json())
-                changes[layout.message_path(msg.message_id)] = blob
-                changes[layout.conversation_message_path(msg.conversation_id,
-                                                         msg.message_id)] = blob
-                stored.append(msg.message_id)
-            if not changes:
-                return []
-            done = self.commit(state, audit=changes,
-                               message=f"ingest: {len(stored)} message(s)\n\n"
-                                       f"Operator: ingest\nMessages: {len(stored)}\n")
-            if done is not None:
-                return stored
+        if self.batch is not None:
+            stored = self._ingest_once(messages)
+            return stored or []
+        with groupcommit.exclusive(self.path):
+            while True:
+                with self.staged() as batch:
+                    stored = self._ingest_once(messages)
+                    if stored is None:
+                        return []
+                    if batch.publish():
+                        return stored
+
+    def _ingest_once(self, messages: Sequence[Message]) -> list[str] | None:
+        state = self.state()
+        changes: dict[str, _git.Oid | None] = {}
+        stored: list[str] = []
+        for msg in messages:
+            existing = self.message(msg.message_id, state)
+            if existing is not None:
+                if existing != msg:
+                    raise InputError(
+                        f"message {msg.message_id} is already stored with other content;"
+                        " stored messages are immutable", code="message_changed")
+                continue
+            blob = self.blob(msg.to_json())
+            changes[layout.message_path(msg.message_id)] = blob
+            changes[layout.conversation_message_path(msg.conversation_id,
+                                                     msg.message_id)] = blob
+            stored.append(msg.message_id)
+        if not changes:
+            return None
+        done = self.commit(state, audit=changes,
+                           message=f"ingest: {len(stored)} message(s)\n\n"
+                                   f"Operator: ingest\nMessages: {len(stored)}\n")
+        if done is None:
+            raise StoreError("a staged ingest was refused", code="batch_inconsistent")
+        return stored
+
+
+class Batch:
+    """Commits staged in memory on one tenant (see :meth:`TenantRepo.staged`)."""
+
+    def __init__(self, tenant: TenantRepo, staging: _git.Staging, base: State) -> None:
+        self.tenant = tenant
+        self.staging = staging
+        self.base = base
+        self.main = base.main
+        self.audit = base.audit
+        self.commits = 0
+        self.published = False
+
+    def state(self) -> State:
+        repo = self.staging.repo
+        return State(self.main, self.audit, _git.tree_of(repo, self.main),
+                     _git.tree_of(repo, self.audit))
+
+    def stage(self, state: State, *, main: Mapping[str, _git.Oid | None] | None,
+              audit: Mapping[str, _git.Oid | None] | None, message: str,
+              author: _git.Author, when: datetime | None,
+              ) -> tuple[_git.Oid | None, _git.Oid | None] | None:
+        """Append a commit on each written ref, on the batch's tips; None if ``state`` is
+        not those tips (a decision made on something else must be made again)."""
+        if (state.main, state.audit) != (self.main, self.audit):
+            return None
+        new_main, new_audit = _build_commits(self.staging.repo, state, main, audit, message,
+                                             author, when)
+        self.main = new_main or self.main
+        self.audit = new_audit or self.audit
+        self.commits += (new_main is not None) + (new_audit is not None)
+        return (self.main, self.audit)
+
+    def publish(self, *, durable: bool | None = None) -> bool:
+        """Write the batch's objects as one pack and move the refs with one compare-and-swap.
+
+        False when a ref moved since the batch began (nothing is published then; decide
+        again on the new tips). ``durable`` defaults to the tenant's setting: the pack,
+        its index, the refs and their directories are fsynced before this returns True.
+        Raises StoreError when the disk refuses a write; nothing new is on ``main`` then.
+        """
+        durable = self.tenant.durable if durable is None else durable
+        updates = _updates(self.base, self.main if self.main != self.base.main else None,
+                           self.audit if self.audit != self.base.audit else None)
+        if not updates:
+            self.published = True
+            return True
+        _git.write_pack(_git.pack_dir(self.tenant._disk), self.staging.objects,
+                        durable=durable)
+        self.staging.objects.clear()
+        if not _git.compare_and_swap(self.tenant._disk, updates,
+                                     message=f"memrepo: {self.commits} commit(s)",
+                                     verify=_unchanged(self.base, updates), durable=durable):
+            return False
+        self.published = True
+        from . import maintenance  # maintenance runs git on tenants of this module
+
+        maintenance.after_publish(self.tenant)
+        return True
+
+
+def _build_commits(repo: pygit2.Repository, state: State,
+                   main: Mapping[str, _git.Oid | None] | None,
+                   audit: Mapping[str, _git.Oid | None] | None, message: str,
+                   author: _git.Author, when: datetime | None,
+                   ) -> tuple[_git.Oid | None, _git.Oid | None]:
+    stamp = int((when or datetime.now(UTC)).timestamp())
+    new_main = new_audit = None
+    if main:
+        tree = _git.edit_tree(repo, state.main_tree, main)
+        parents = [state.main] if state.main is not None else []
+        new_main = _git.create_commit(repo, tree=tree, parents=parents, message=message,
+                                      author=author, when=stamp)
+    if audit:
+        tree = _git.edit_tree(repo, state.audit_tree, audit)
+        parents = [state.audit] if state.audit is not None else []
+        new_audit = _git.create_commit(repo, tree=tree, parents=parents, message=message,
+                                       author=author, when=stamp)
+    return new_main, new_audit
+
+
+def _updates(state: State, new_main: _git.Oid | None, new_audit: _git.Oid | None
+             ) -> dict[str, tuple[_git.Oid | None, _git.Oid]]:
+    """The ref moves, the audit ref first and ``main`` last: should writing ``main`` fail,
+    nothing is on ``main`` that its writer was not told about."""
+    updates: dict[str, tuple[_git.Oid | None, _git.Oid]] = {}
+    if new_audit is not None:
+        updates[layout.AUDIT_REF] = (state.audit, new_audit)
+    if new_main is not None:
+        updates[layout.MAIN_REF] = (state.main, new_main)
+    return updates
+
+
+def _unchanged(state: State, updates: Mapping[str, Any]) -> dict[str, _git.Oid | None]:
+    return {ref: tip for ref, tip in ((layout.MAIN_REF, state.main),
+                                      (layout.AUDIT_REF, state.audit)) if ref not in updates}
 
 
 def now_utc() -> datetime:

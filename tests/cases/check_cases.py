@@ -7,9 +7,9 @@ Usage:
     python3 tests/cases/check_cases.py --no-coverage /work/shared/eval/dev-cases.jsonl
 
 Coverage minimums depend on the file: the main corpus (`en.jsonl`, `zh.jsonl`) must cover
-every category; a holdout file (`holdout-<lang>.jsonl`, written before its cases were run
-against the gate) need not, but must hold enough explicit_ok cases to measure recall and
-some cases of every linguistic category.
+every category; a holdout file (`holdout-<lang>.jsonl`, `holdout2-<lang>.jsonl`, …, written
+before its cases were run against the gate) need not, but must hold enough explicit_ok cases
+to measure recall and some cases of every linguistic category.
 
 Checks the structure defined in the eval FORMAT.md (case fields, messages, facts, steps,
 decision names), that every `quote` occurs in its message, that every explicit
@@ -101,7 +101,7 @@ def file_kind(path: Path) -> tuple[str | None, str | None]:
     """(language, "main" | "holdout") from a file name, or (None, None) for other files."""
     if path.stem in ("en", "zh"):
         return path.stem, "main"
-    m = re.fullmatch(r"holdout-(en|zh)", path.stem)
+    m = re.fullmatch(r"holdout\d*-(en|zh)", path.stem)
     if m:
         return m.group(1), "holdout"
     return None, None
