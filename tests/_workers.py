@@ -225,6 +225,31 @@ def crash_writer(root: str, raws: list[tuple[str, dict[str, Any]]], log: str, re
             _append(log, f"RESULT {pid} {decision.decision.value}")
 
 
+def batch_crash_writer(root: str, raws: list[tuple[str, dict[str, Any]]], log: str, ready: Any
+                       ) -> None:
+    """Like :func:`crash_writer`, but submitting batches of 1 to 4 with ``submit_many``."""
+    import random
+
+    from memrepo import gate
+    from memrepo.proposal import parse_proposal
+    from memrepo.store import Store
+
+    store = Store(root, durable=True)
+    tenant = store.tenant(TENANT)
+    gate.assess(tenant, tenant.state(), parse_proposal(raws[0][1]), NOW)
+    ready.set()
+    rng = random.Random(os.getpid())
+    while True:
+        start = 0
+        while start < len(raws):
+            chunk = raws[start:start + rng.randint(1, 4)]
+            start += len(chunk)
+            _append(log, "ATTEMPT " + " ".join(pid for pid, _ in chunk))
+            decisions = gate.submit_many(store, [raw for _, raw in chunk], now=NOW)
+            for (pid, _), decision in zip(chunk, decisions, strict=True):
+                _append(log, f"RESULT {pid} {decision.decision.value}")
+
+
 # -- parent-side helpers shared by test_concurrency and test_crash ---------------------
 
 

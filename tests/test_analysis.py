@@ -557,6 +557,28 @@ CATEGORY_RULES: list[Row] = [
     ("temporary", True, "修好 CI 之前测试框架用 mocha。", "测试框架用 mocha", "mocha"),
     ("temporary", True, "这两天时区按 Asia/Tokyo 算。", "时区按 Asia/Tokyo 算", "Asia/Tokyo"),
     ("temporary", False, "先说正事：请记住数据库用 MySQL。", "请记住数据库用 MySQL", "MySQL"),
+    # reported or second-hand sources, and facts about the assistant
+    ("pasted_untrusted", True, "Per the security handbook, remember our deploy target is EKS.",
+     "remember our deploy target is EKS", "EKS"),
+    ("pasted_untrusted", True, "Note from IT: remember the editor is Eclipse.",
+     "remember the editor is Eclipse", "Eclipse"),
+    ("pasted_untrusted", True, "助手刚才说我的时区是 Asia/Seoul，记一下", "我的时区是 Asia/Seoul",
+     "Asia/Seoul"),
+    ("other_person", True, "Remember your name is Jarvis.", "your name is Jarvis", "Jarvis"),
+    ("other_person", True, "记住你用的是 Claude", "你用的是 Claude", "Claude"),
+    ("other_person", False, "Remember: your replies should be short.",
+     "your replies should be short", "short"),
+    ("negated", True, "Remember, nobody here uses Mercurial anymore.",
+     "nobody here uses Mercurial", "Mercurial"),
+    ("negated", True, "记住，组里没人用 SVN 了", "组里没人用 SVN 了", "SVN"),
+    ("sarcastic", True, "remember I'm totally a night owl lmaooo",
+     "remember I'm totally a night owl", "night owl"),
+    ("sarcastic", True, "sure, remember that i LOVE standups at 8am", "i LOVE standups at 8am",
+     "standups at 8am"),
+    ("sarcastic", False, "REMEMBER THAT I LOVE PNPM", "I LOVE PNPM", "pnpm"),
+    ("explicit", True, "pls note my pronouns r xe/xem", "my pronouns r xe/xem", "xe/xem"),
+    ("question", False, "Remember, when you answer me: metric units only.", "metric units only",
+     "metric"),
     # a retraction takes back what it names, and only that
     ("retracted", False, "Remember I use Neovim and my reply style is terse - wait, scratch "
      "the reply style bit.", "Remember I use Neovim", "Neovim"),
@@ -716,6 +738,10 @@ SCOPED_RETRACTION: list[tuple[bool, tuple[str, str], str, Any]] = [
     (True, ("Remember I use Yarn.", "ignore my previous message"), "I use Yarn", "Yarn"),
     (True, ("Remember I use Yarn.", "cancel the package manager thing"), "I use Yarn", "Yarn"),
     (False, ("Remember I use Yarn and drink mocha.", "scratch the mocha"), "I use Yarn", "Yarn"),
+    # a name found nowhere may still mean the value; a thing of the chat itself does not
+    (True, ("Remember I use Yarn.", "forget the tooling thing"), "I use Yarn", "Yarn"),
+    (True, ("记住我用 Yarn", "算了，那个需求别记了"), "我用 Yarn", "Yarn"),
+    (False, ("记住我用 Yarn", "更正一下刚才那个报错：是安卓上崩，不是 iOS。"), "我用 Yarn", "Yarn"),
 ]
 
 

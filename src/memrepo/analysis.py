@@ -315,9 +315,12 @@ class _Lexicon:
     stopwords: frozenset[str] = frozenset()
     stop_chars: frozenset[str] = frozenset()
     stop_bigrams: frozenset[str] = frozenset()
-    # Words naming a kind of fact ("package manager", "时区"), see _names_a_kind.
+    # Words naming a kind of fact ("package manager", "时区"), see _names_a_kind, and
+    # things of the conversation itself ("the typo", "那个报错"), see _retraction_applies.
     kind_words: frozenset[str] = frozenset()
     kind_phrases: tuple[str, ...] = ()
+    artifact_words: frozenset[str] = frozenset()
+    artifact_phrases: tuple[str, ...] = ()
 
     @property
     def cue_families(self) -> frozenset[str]:
@@ -404,8 +407,8 @@ class _Builder:
 
     def build(self, names: Iterable[str], abbreviations: frozenset[str],
               stopwords: frozenset[str], stop_chars: frozenset[str],
-              stop_bigrams: frozenset[str], kind_words: frozenset[str],
-              kind_phrases: tuple[str, ...]) -> _Lexicon:
+              stop_bigrams: frozenset[str], kinds: tuple[str, ...],
+              artifacts: tuple[str, ...]) -> _Lexicon:
         families = {
             name: _Family(name, tuple(self.regexes.get(name, ())),
                           tuple(self.special.get(name, ())), tuple(self.exempt.get(name, ())))
@@ -417,7 +420,10 @@ class _Builder:
             families, self.folder, abbreviations,
             {k: tuple(v) for k, v in self.by_word.items()},
             {k: tuple(v) for k, v in self.by_char.items()}, key_chars, stopwords, stop_chars,
-            stop_bigrams, kind_words, kind_phrases,
+            stop_bigrams, frozenset(k for k in kinds if k.isascii()),
+            tuple(k for k in kinds if not k.isascii()),
+            frozenset(k for k in artifacts if k.isascii()),
+            tuple(k for k in artifacts if not k.isascii()),
         )
 
 
@@ -459,11 +465,12 @@ def _lexicon() -> _Lexicon:
                 names.append(name)
             builder.add(name, lang, fam.get("cues", ()), exempt=False)
             builder.add(name, lang, fam.get("exempt", ()), exempt=True)
-    kinds = [folder.fold(k) for data in raw_files.values() for k in data.get("kind_words", ())]
+    def words(name: str) -> tuple[str, ...]:
+        return tuple(folder.fold(k) for data in raw_files.values() for k in data.get(name, ()))
+
     return builder.build(names, frozenset(abbreviations), frozenset(stopwords),
-                         frozenset(stop_chars), frozenset(stop_bigrams),
-                         frozenset(k for k in kinds if k.isascii()),
-                         tuple(k for k in kinds if not k.isascii()))
+                         frozenset(stop_chars), frozenset(stop_bigrams), words("kind_words"),
+                         words("artifact_words"))
 
 
 @dataclass(frozen=True)
@@ -1149,29 +1156,6 @@ def _quoted_report(ctx: _Ctx, a: int, b: int) -> tuple[list[str], list[str]]:
 # --------------------------------------------------------------------------- retraction
 
 
-def _tokens(lex: _Lexicon, text: str, spans: Iterable[tuple[int, int]], *,
-            unigrams: bool = False) -> set[str]:
-    """Words that can name what a retraction is about: Latin words outside the stop list,
-    CJK bigrams without a function character ("回复风格" → 回复, 复风, 风格), or with
-    ``unigrams`` single CJK characters (a retraction may name a thing by one: "喝的那个")."""
-    out: set[str] = set()
-    for a, b in spans:
-        piece = text[a:b]
-        for w in _LATIN_TOKEN_RE.findall(piece):
-            if len(w) >= (3 if w.isdigit() else 2) and w not in lex.stopwords:
-                out.add(w)
-        for run in _CJK_RUN_RE.findall(piece):
-            if unigrams:
-                out.update(ch for ch in run if ch not in lex.stop_chars)
-                continue
-            for i in range(len(run) - 1):
-                pair = run[i:i + 2]
-                if pair[0] not in lex.stop_chars and pair[1] not in lex.stop_chars \
-                        and pair not in lex.stop_bigrams:
-                    out.add(pair)
-    return out
-
-
 @dataclass(frozen=True)
 class _Words:
     """The words of some text, as bigram tokens (what a sentence is about) and as unigram
@@ -1187,8 +1171,10 @@ class _Words:
 _NO_WORDS = _Words(frozenset(), frozenset())
 
 
-def _words(lex: _Lexicon, text: str, spans: Sequence[tuple[int, int]]) -> _Words:
-    """Both token sets of ``_tokens`` in one pass over the text."""
+def _words(lex: _Lexicon, text: str, spans: Iterable[tuple[int, int]]) -> _Words:
+    """Words that can name what a retraction is about: Latin words outside the stop list,
+    and CJK bigrams without a function character ("回复风格" → 回复, 复风, 风格) or, as
+    ``chars``, single CJK characters (a retraction may name a thing by one: "喝的那个")."""
     latin: set[str] = set()
     pairs: set[str] = set()
     chars: set[str] = set()
@@ -1203,6 +1189,13 @@ def _words(lex: _Lexicon, text: str, spans: Sequence[tuple[int, int]]) -> _Words
                          if run[i] not in stop and run[i + 1] not in stop
                          and run[i:i + 2] not in lex.stop_bigrams)
     return _Words(frozenset(latin | pairs), frozenset(latin | chars))
+
+
+def _tokens(lex: _Lexicon, text: str, spans: Iterable[tuple[int, int]], *,
+            unigrams: bool = False) -> set[str]:
+    """One of the token sets of ``_words``."""
+    found = _words(lex, text, spans)
+    return set(found.chars if unigrams else found.tokens)
 
 
 def _outside(n: int, holes: Iterable[tuple[int, int]]) -> list[tuple[int, int]]:
@@ -1241,7 +1234,6 @@ class _Named:
     words: frozenset[str]       # unigram tokens
     text: str                   # the folded text they were read from
     value_named: bool           # an occurrence of the value is among them
-    substantive: bool           # a word or a CJK bigram, not only stray characters
 
 
 #: The noun phrase a retraction names right after itself: "never mind *the typo* in …".
@@ -1273,9 +1265,7 @@ def _named(lex: _Lexicon, t: str, hits: Iterable[_Hit], seg_of: Callable[[int], 
     words |= {w for w in _tokens(lex, t, latin) if w.isascii()}
     every = spans + cjk_after + latin
     value_named = any(a <= va < b for a, b in spans + latin for va, _ in values)
-    substantive = any(not _is_cjk(w[0]) for w in words) or bool(_tokens(lex, t, every))
-    return _Named(frozenset(words), " ".join(t[a:b] for a, b in every), value_named,
-                  substantive)
+    return _Named(frozenset(words), " ".join(t[a:b] for a, b in every), value_named)
 
 
 def _names_a_kind(lex: _Lexicon, named: _Named) -> bool:
@@ -1284,15 +1274,23 @@ def _names_a_kind(lex: _Lexicon, named: _Named) -> bool:
     return bool(named.words & lex.kind_words) or any(w in named.text for w in lex.kind_phrases)
 
 
+def _names_an_artifact(lex: _Lexicon, named: _Named) -> bool:
+    """Does a retraction name a thing of the conversation itself ("never mind the typo",
+    "更正一下刚才那个报错")? Then it is not about any memory instruction."""
+    return bool(named.words & lex.artifact_words) or \
+        any(w in named.text for w in lex.artifact_phrases)
+
+
 def _retraction_applies(lex: _Lexicon, family: str, *, value_in_region: bool,
                         region: set[str], target: _Target, also: _Words, later: bool,
                         named: _Named, own_instruction: bool = False) -> bool:
     """Does one retraction cue take back this value?
 
     A retraction is about what it names: "scratch the Zed part" / "never mind the typo" /
-    "回复风格那条不要了" takes back Zed, the typo or the reply style and nothing else (a
-    retraction that names a kind of fact, "the package manager bit", takes back a value of
-    that kind). One that names nothing ("scratch that", "算了别记了") takes back what came
+    "回复风格那条不要了" takes back Zed, the typo or the reply style and nothing else. A name
+    found nowhere is taken to mean the value ("forget the tooling thing", "那个需求别记了"),
+    unless it names a thing of the conversation itself ("the typo", "my last question",
+    "那个报错"). One that names nothing ("scratch that", "算了别记了") takes back what came
     before it, unless the rest of its sentence points elsewhere or, in a later message, it
     follows that message's own instruction ("Remember I use Zed. Scratch that last one.").
     A correction in a later message that carries a whole statement of its own ("oops, I
@@ -1303,9 +1301,9 @@ def _retraction_applies(lex: _Lexicon, family: str, *, value_in_region: bool,
             return True
         if named.words & (target.elsewhere.chars | also.chars):
             return False
-        # Naming something found nowhere ("never mind the typo") is about something else;
-        # stray characters ("把这个从记忆里删了") name nothing.
-        return _names_a_kind(lex, named) or not named.substantive
+        # A name found nowhere may still mean the value; only a thing of the conversation
+        # itself ("never mind the typo") is surely about something else.
+        return _names_a_kind(lex, named) or not _names_an_artifact(lex, named)
     if value_in_region or region & target.value.tokens:
         return True
     if region & (target.elsewhere.tokens | also.tokens):

@@ -24,8 +24,8 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
+from . import _git, canonical, evidence, groupcommit, layout, secrets, sensitive, stats
 from . import analysis as analysis_mod
-from . import canonical, evidence, groupcommit, layout, secrets, sensitive, stats
 from .errors import InputError, StoreError
 from .policy import GateInput, Policy, Verdict, decide, effective_expiry
 from .proposal import (
@@ -279,16 +279,17 @@ def commit_fact(
     record = proposal_record(a, now, decision=DecisionKind.COMMIT, reasons=reasons,
                              status="committed", version=version, approval=approval)
     record_blob = tenant.blob(record)
-    message_blob = tenant.blob(a.message.to_json())
+    message_blob = _stored_message_blob(state, a.message.message_id) \
+        or tenant.blob(a.message.to_json())
+    path_blob = _git.write_blob(tenant.repo, a.fact_path.encode())
     changes = {
         a.fact_path: tenant.blob(fact.to_json()),
         layout.proposal_path(p.id): record_blob,
         layout.message_path(a.message.message_id): message_blob,
-        layout.derived_path(a.message.message_id, a.memory_id):
-            tenant.repo.create_blob(a.fact_path.encode()),
+        layout.derived_path(a.message.message_id, a.memory_id): path_blob,
     }
     if current is None:
-        changes[layout.id_index_path(a.memory_id)] = tenant.repo.create_blob(a.fact_path.encode())
+        changes[layout.id_index_path(a.memory_id)] = path_blob
     audit_changes = None
     if audit is not None:
         audit_changes = {key: (tenant.blob(v) if isinstance(v, dict) else v)
@@ -311,6 +312,14 @@ def commit_fact(
     return Decision(decision=DecisionKind.COMMIT, reasons=reasons, proposal_id=p.id,
                     payload_hash=p.payload_hash, memory_id=a.memory_id, version=version,
                     commit=str(done[0]), policy_version=a.policy.version)
+
+
+def _stored_message_blob(state: State, message_id: str) -> _git.Oid | None:
+    """The blob of the stored source message (the message read for the decision is this
+    blob, parsed), so a commit reuses it instead of serialising the message again."""
+    path = layout.message_path(message_id)
+    obj = _git.lookup(state.main_tree, path) or _git.lookup(state.audit_tree, path)
+    return obj.id if obj is not None and obj.type_str == "blob" else None
 
 
 def _json(value: object) -> str:
