@@ -115,3 +115,65 @@ def test_every_command_has_help_with_an_example(path: tuple[str, ...]) -> None:
         cmd = cmd.commands[part]
     if not isinstance(cmd, click.Group):
         assert "Example" in r.output, f"`memrepo {' '.join(path)} --help` has no example"
+
+
+def _main_tip(store_dir: str, tenant: str = "t1") -> str:
+    import subprocess
+
+    return subprocess.run(["git", "--git-dir", f"{store_dir}/tenants/{tenant}.git", "rev-parse",
+                           "main"], capture_output=True, text=True, check=True).stdout.strip()
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "{not json",
+        '{"tenantId": "t1", "tenantId": "t1"}',
+        '{"tenantId": "t1", "value": NaN}',
+        '{"tenantId": "t1", "value": "\\ud800"}',
+        '{"tenantId": 7}',
+        '{"tenantId": "t1", "subjectId": "u1", "explicit": true}',
+        json.dumps({"tenantId": "t1", "value": "x" * 5000}),
+    ],
+    ids=["malformed", "duplicate-key", "nan", "lone-surrogate", "wrong-type", "unknown-field",
+         "oversized"],
+)
+def test_bad_proposals_change_nothing(store_dir: str, tmp_path: Path, line: str) -> None:
+    import subprocess
+
+    src = tmp_path / "m.jsonl"
+    src.write_text(json.dumps(message("Remember that I use pnpm for packages.").to_json()) + "\n")
+    run("--store", store_dir, "--no-fsync", "ingest", str(src))
+    before = _main_tip(store_dir)
+    r = CliRunner().invoke(cli, ["--store", store_dir, "--no-fsync", "propose", "-", "--json"],
+                           input=line + "\n")
+    assert r.exit_code == 0
+    (decision,) = [json.loads(x) for x in r.stdout.splitlines()]
+    assert decision["decision"] == "REJECT" and "invalid_proposal" in decision["reasons"]
+    assert _main_tip(store_dir) == before
+    fsck = subprocess.run(["git", "--git-dir", f"{store_dir}/tenants/t1.git", "fsck", "--strict"],
+                          capture_output=True)
+    assert fsck.returncode == 0
+
+
+def test_policy_set_validates_then_commits(store_dir: str, tmp_path: Path) -> None:
+    src = tmp_path / "m.jsonl"
+    src.write_text(json.dumps(message("hi").to_json()) + "\n")
+    run("--store", store_dir, "--no-fsync", "ingest", str(src))
+    shown = json.loads(run("--store", store_dir, "policy", "show", "--tenant", "t1").output)
+    old_version = shown.pop("version")
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps(dict(shown, mode="yolo")))
+    before = _main_tip(store_dir)
+    r = CliRunner().invoke(cli, ["--store", store_dir, "policy", "set", "--tenant", "t1",
+                                 str(bad), "--operator", "admin", "--reason", "try"])
+    assert r.exit_code == 1 and "mode" in r.stderr
+    assert _main_tip(store_dir) == before
+    good = tmp_path / "good.json"
+    good.write_text(json.dumps(dict(shown, mode="confirm_only")))
+    r = run("--store", store_dir, "--no-fsync", "policy", "set", "--tenant", "t1", str(good),
+            "--operator", "admin", "--reason", "rollout: confirm everything first")
+    assert r.exit_code == 0, r.output
+    now = json.loads(run("--store", store_dir, "policy", "show", "--tenant", "t1").output)
+    assert now["mode"] == "confirm_only" and now["version"] != old_version
+    assert _main_tip(store_dir) != before
