@@ -64,3 +64,30 @@ def test_guard_is_quiet_on_a_clean_store(store: Store) -> None:
     assert guard.scan(store, "t1") == []
     result = CliRunner().invoke(cli, ["--store", str(store.root), "guard"])
     assert result.exit_code == 0 and "no hard triggers" in result.output
+
+
+def test_guard_reports_revocation_residue_in_a_projection(store: Store) -> None:
+    import sqlite3
+
+    from memrepo import projections
+
+    ref = lifecycle.FactRef("u1", {"kind": "global", "key": "default"}, "preference", "drink")
+    lifecycle.admin_set(store, "t1", ref, "green tea", operator="admin", reason="seed", now=NOW,
+                        create_tenant=True)
+    projections.sync_all(store, "t1")
+    assert guard.projection_residue(store, "t1") == []
+    db = projections.projection_dir(store, "t1") / "facts.sqlite"
+    with sqlite3.connect(db) as conn:
+        cols = [r[1] for r in conn.execute("PRAGMA table_info(facts_fts)")]
+        saved = conn.execute(f"SELECT rowid, {', '.join(cols)} FROM facts_fts").fetchall()
+    conn.close()
+    lifecycle.revoke(store, "t1", fact=ref, operator="u1", now=NOW)
+    projections.sync_all(store, "t1")
+    # a projection that lost the revocation (say, restored from an old backup)
+    with sqlite3.connect(db) as conn:
+        marks = ", ".join("?" * (len(cols) + 1))
+        conn.executemany(f"INSERT INTO facts_fts(rowid, {', '.join(cols)}) VALUES ({marks})",
+                         saved)
+    conn.close()
+    findings = guard.projection_residue(store, "t1")
+    assert [f.trigger for f in findings] == ["revocation_residue"]

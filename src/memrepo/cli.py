@@ -527,8 +527,8 @@ def stats_cmd(ctx: Context, tenant: str, as_json: bool) -> None:
 def guard(ctx: Context, tenants: tuple[str, ...], as_json: bool) -> None:
     """Check hard triggers; on any, switch the tenant to shadow mode and exit 2.
 
-    Triggers: a secret in a committed fact, a fact filed under another tenant.
-    Meant for cron, next to `memrepo snapshot`.
+    Triggers: a secret in a committed fact, a fact filed under another tenant, a revoked
+    fact that a projection still returns. Meant for cron, next to `memrepo snapshot`.
 
     \b
     Example:
@@ -540,7 +540,7 @@ def guard(ctx: Context, tenants: tuple[str, ...], as_json: bool) -> None:
     alarmed = False
     report = {}
     for tenant in tenants or tuple(store.tenants()):
-        findings = guard_mod.scan(store, tenant)
+        findings = guard_mod.scan(store, tenant) + guard_mod.projection_residue(store, tenant)
         version = guard_mod.enforce(store, tenant, findings)
         report[tenant] = {"findings": [f.__dict__ for f in findings], "shadowPolicy": version}
         for f in findings:

@@ -42,6 +42,18 @@ def scan(store: Store, tenant_id: str, *, residue: Sequence[str] = ()) -> list[F
     return findings
 
 
+def projection_residue(store: Store, tenant_id: str) -> list[Finding]:
+    """Revoked facts that an existing projection can still return (after syncing it)."""
+    from . import projections
+
+    if not projections.projection_dir(store, tenant_id).exists():
+        return []
+    return [Finding("revocation_residue", report.path,
+                    f"{report.revocation_residue} revoked fact(s) still searchable")
+            for report in projections.verify_all(store, tenant_id)
+            if report.revocation_residue]
+
+
 def enforce(store: Store, tenant_id: str, findings: Sequence[Finding], *,
             now: datetime | None = None) -> str | None:
     """Switch the tenant to shadow mode if anything was found; returns the policy version."""
