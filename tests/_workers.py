@@ -98,6 +98,31 @@ def submit_in_threads(root: str, raws: list[dict[str, Any]], barrier: Any, resul
     results.put(("done", os.getpid()))
 
 
+def submit_durable_in_threads(root: str, raws_per_thread: list[list[dict[str, Any]]],
+                              barrier: Any, results: Any) -> None:
+    """One thread per list, each with its own durable Store, submitting its list in order
+    once all are released at ``barrier`` (callers that group commit must batch)."""
+    from memrepo import gate
+    from memrepo.store import Store
+
+    def one(raws: list[dict[str, Any]]) -> None:
+        store = Store(root, durable=True)
+        store.tenant(TENANT)
+        try:
+            barrier.wait(timeout=60)
+            for raw in raws:
+                results.put(_report(gate.submit(store, raw, now=NOW)))
+        except Exception as exc:
+            results.put(("error", repr(exc)))
+
+    threads = [threading.Thread(target=one, args=(raws,)) for raws in raws_per_thread]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    results.put(("done", os.getpid()))
+
+
 def create_tenant(root: str, barrier: Any, results: Any) -> None:
     """Open-or-create the tenant, as every client of a fresh store would at once."""
     from memrepo.store import Store

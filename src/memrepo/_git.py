@@ -53,8 +53,8 @@ TREE = pygit2.GIT_FILEMODE_TREE
 STALE_LOCK_SECONDS = 2.0
 #: How long a writer waits for the (microseconds-long) CAS critical section.
 CAS_LOCK_TIMEOUT = 30.0
-#: libgit2 leaves these behind when a writer dies mid-object-write.
-TEMP_PREFIXES = ("tmp_object_git2_", "tmp_pack_", "pack_git2_")
+#: libgit2, git and :func:`write_pack` leave these behind when a writer dies mid-write.
+TEMP_PREFIXES = ("tmp_object_git2_", "tmp_pack_", "tmp_idx_", "pack_git2_")
 
 Oid = pygit2.Oid
 
@@ -250,17 +250,21 @@ def edit_tree(
                 raise StoreError(f"path conflict at {path}", code="path_conflict")
             node = child
         node[parts[-1]] = oid
-    return _apply(repo, base, nested)
+    tree = _apply(repo, base, nested, root=True)
+    assert tree is not None
+    return tree
 
 
-def _apply(repo: pygit2.Repository, base: pygit2.Tree | None, node: Mapping[str, object]) -> Oid:
+def _apply(repo: pygit2.Repository, base: pygit2.Tree | None, node: Mapping[str, object], *,
+           root: bool = False) -> Oid | None:
+    """The edited tree's id; None for a subtree left empty (it is then not written)."""
     builder = repo.TreeBuilder(base) if base is not None else repo.TreeBuilder()
     for name, change in node.items():
         if isinstance(change, dict):
             existing = lookup(base, name)
             sub = existing if isinstance(existing, pygit2.Tree) else None
             sub_id = _apply(repo, sub, change)
-            if len(repo.get(sub_id)) == 0:  # type: ignore[arg-type]
+            if sub_id is None:
                 if builder.get(name) is not None:
                     builder.remove(name)
             else:
@@ -271,6 +275,8 @@ def _apply(repo: pygit2.Repository, base: pygit2.Tree | None, node: Mapping[str,
         else:
             assert isinstance(change, Oid)
             builder.insert(name, change, BLOB)
+    if not root and len(builder) == 0:
+        return None
     try:
         if _on_disk(repo):
             io_point("loose tree")
@@ -857,7 +863,9 @@ def write_pack(pack_dir: str | os.PathLike[str], objects: Mapping[Oid, tuple[int
     undo: list[Path] = []
     try:
         for suffix, data in ((".pack", body), (".idx", index)):
-            tmp = directory / f"tmp_pack_memrepo_{uuid.uuid4().hex[:12]}{suffix}"
+            # No .pack/.idx suffix while incomplete: git takes any *.idx for a pack.
+            kind = "pack" if suffix == ".pack" else "idx"
+            tmp = directory / f"tmp_{kind}_memrepo_{uuid.uuid4().hex[:12]}"
             undo.append(tmp)
             io_point(f"pack {suffix} write")
             fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC, 0o444)

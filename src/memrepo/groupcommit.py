@@ -15,12 +15,16 @@ Protocol, per tenant repository, among the threads and processes of one host:
 * The leader takes the spooled requests, oldest first (at most :data:`MAX_BATCH`), and
   its own; decides them in that order; publishes; writes each waiting caller's result
   next to its request (``<arrival>.res``), removes the request and lets go of the lock.
-* A waiting caller polls for its result. When the lock is free and no result is there,
-  it becomes the leader and takes whatever is waiting, its own request included.
+* While deciding and publishing, the leader also holds ``<repo>/memrepo-batch.lock``;
+  a waiting caller sleeps on it (a shared ``flock``, which the kernel grants when the
+  batch is over), then looks for its result. If there is none (it came too late for
+  that batch) and the leader lock is free, it becomes the leader and takes whatever is
+  waiting, its own request included; otherwise it sleeps through the next batch.
 
 Latency: a caller alone finds the lock free and decides at once; nothing waits for
 company. When others are already waiting, the leader waits :func:`window_seconds`
-(``MEMREPO_GROUP_WINDOW_MS``, default 1 ms) for stragglers before deciding. Under load
+(``MEMREPO_GROUP_WINDOW_MS``, default 1 ms) for stragglers, again while more keep coming,
+at most :data:`MAX_WINDOWS` times, before deciding. Under load
 batches form by themselves: requests arriving while a batch is being written wait for
 the next one.
 
@@ -57,11 +61,14 @@ if TYPE_CHECKING:
     from .store import TenantRepo
 
 LEADER_LOCK = "memrepo-leader.lock"
+BATCH_LOCK = "memrepo-batch.lock"
 SPOOL_DIR = "memrepo-spool"
 #: Most proposals one batch decides; the rest wait for the next leader (bounded latency).
 MAX_BATCH = 256
 #: How long a caller waits for its answer (or for the lock) before giving up.
 WAIT_TIMEOUT = 120.0
+#: A leader waits at most this many windows for stragglers (only while they keep coming).
+MAX_WINDOWS = 5
 _POLL_FIRST = 50e-6
 _POLL_MAX = 1e-3
 
@@ -102,29 +109,49 @@ def held_here(repo_path: str | os.PathLike[str]) -> bool:
     return str(repo_path) in _HELD.paths
 
 
-class _Lock:
-    """The leader lock: an flock the OS releases when its holder dies."""
+class _Locks:
+    """The leader lock and the batch lock: flocks the OS releases when their holder dies."""
 
     def __init__(self, repo_path: Path) -> None:
-        self.path = repo_path / LEADER_LOCK
-        self.fd: int | None = None
+        self.paths = (repo_path / LEADER_LOCK, repo_path / BATCH_LOCK)
+        self.fds: list[int] = []
+        self.leading = False
 
-    def try_acquire(self) -> bool:
-        if self.fd is None:
+    def _open(self) -> tuple[int, int]:
+        if not self.fds:
             try:
-                self.fd = os.open(self.path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o644)
+                for path in self.paths:
+                    self.fds.append(os.open(path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o644))
             except OSError as exc:
-                raise _git.io_error(exc, f"cannot open {self.path}") from exc
+                self.close()
+                raise _git.io_error(exc, f"cannot open {self.paths[0]}") from exc
+        return self.fds[0], self.fds[1]
+
+    def try_lead(self) -> bool:
+        """Take the leader lock if it is free, then the batch lock (waiting callers sleep
+        on it until the batch is over)."""
+        leader, batch = self._open()
         try:
-            fcntl.flock(self.fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            fcntl.flock(leader, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
             return False
+        fcntl.flock(batch, fcntl.LOCK_EX)  # waits out callers just waking from the last one
+        self.leading = True
         return True
 
+    def wait_for_batch(self) -> float:
+        """Sleep until the running batch is over; returns how long that took."""
+        _leader, batch = self._open()
+        started = time.monotonic()
+        fcntl.flock(batch, fcntl.LOCK_SH)
+        fcntl.flock(batch, fcntl.LOCK_UN)
+        return time.monotonic() - started
+
     def close(self) -> None:
-        if self.fd is not None:
-            os.close(self.fd)  # drops the flock too
-            self.fd = None
+        for fd in self.fds:
+            os.close(fd)  # drops its flock too
+        self.fds = []
+        self.leading = False
 
 
 @contextmanager
@@ -149,11 +176,11 @@ def exclusive(repo_path: str | os.PathLike[str], *, timeout: float = WAIT_TIMEOU
         with _leading(path):
             yield
         return
-    lock = _Lock(path)
+    locks = _Locks(path)
     try:
         deadline = time.monotonic() + timeout
         delay = _POLL_FIRST
-        while not lock.try_acquire():
+        while not locks.try_lead():
             if time.monotonic() > deadline:
                 raise StoreError(f"the group-commit lock of {path} stayed taken for {timeout}s",
                                  code="group_lock_timeout")
@@ -162,7 +189,7 @@ def exclusive(repo_path: str | os.PathLike[str], *, timeout: float = WAIT_TIMEOU
         with _leading(path):
             yield
     finally:
-        lock.close()
+        locks.close()
 
 
 def submit(tenant: TenantRepo, item: Item, decide: Decide) -> Decision:
@@ -170,9 +197,9 @@ def submit(tenant: TenantRepo, item: Item, decide: Decide) -> Decision:
     path = tenant.path
     if held_here(path):  # this thread leads a batch already (e.g. a nested decision)
         return _unwrap(decide(tenant, [item], item.durable)[0])
-    lock = _Lock(path)
+    locks = _Locks(path)
     try:
-        if lock.try_acquire():
+        if locks.try_lead():
             with _leading(path):
                 return _unwrap(_lead(tenant, [item], None, decide)[0])
         spool = _Spool(path)
@@ -183,7 +210,7 @@ def submit(tenant: TenantRepo, item: Item, decide: Decide) -> Decision:
             result = spool.take_result(name)
             if result is not None:
                 return _unwrap(result)
-            if lock.try_acquire():
+            if locks.try_lead():
                 result = spool.take_result(name)  # answered just before the lock came free
                 if result is not None:
                     return _unwrap(result)
@@ -194,10 +221,15 @@ def submit(tenant: TenantRepo, item: Item, decide: Decide) -> Decision:
                                  f"{WAIT_TIMEOUT}s; the proposal may or may not have been "
                                  "decided (submitting it again is safe)",
                                  code="group_commit_timeout")
-            time.sleep(delay)
-            delay = min(delay * 2, _POLL_MAX)
+            if locks.wait_for_batch() < _POLL_FIRST:
+                # No batch was running: a leader is between its two locks, or the lock is
+                # held by a writer that decides nothing (an ingest). Back off a little.
+                time.sleep(delay)
+                delay = min(delay * 2, _POLL_MAX)
+            else:
+                delay = _POLL_FIRST
     finally:
-        lock.close()
+        locks.close()
 
 
 def lead(tenant: TenantRepo, items: Sequence[Item], decide: Decide) -> list[Result]:
@@ -214,9 +246,16 @@ def _lead(tenant: TenantRepo, own: list[Item], own_name: str | None, decide: Dec
     room = max(0, MAX_BATCH - len(own))
     taken = spool.take(room, skip={own_name} if own_name else set())
     window = window_seconds()
-    if taken and window and len(taken) < room:
+    waited = 0.0
+    while taken and window and len(taken) < room and waited < MAX_WINDOWS * window:
+        # Others are about: wait for stragglers as long as they keep coming (the callers
+        # just answered are about to send their next proposals).
         time.sleep(window)
-        taken += spool.take(room - len(taken), skip={n for n, _ in taken} | {own_name or ""})
+        waited += window
+        more = spool.take(room - len(taken), skip={n for n, _ in taken} | {own_name or ""})
+        if not more:
+            break
+        taken += more
     if own_name is None:  # own arrived last: everything spooled came before it
         order: list[tuple[str | None, Item]] = [*taken, *((None, i) for i in own)]
     else:
