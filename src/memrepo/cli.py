@@ -231,35 +231,39 @@ def recall_cmd(ctx: Context, tenant: str, subject: str, kind: str | None, scope:
 
 @cli.command()
 @click.option("--tenant", required=True)
-@click.argument("memory_id")
+@click.argument("fact")
 @click.option("--json", "as_json", is_flag=True)
 @pass_ctx
 @handle_errors
-def show(ctx: Context, tenant: str, memory_id: str, as_json: bool) -> None:
+def show(ctx: Context, tenant: str, fact: str, as_json: bool) -> None:
     """One fact's current version and how it got there.
+
+    FACT is a memoryId or SUBJECT/SCOPEKIND:SCOPEKEY/KIND/KEY.
 
     \b
     Example:
-      memrepo --store ./mem show --tenant t1 3f2a9c...
+      memrepo --store ./mem show --tenant t1 u1/global:default/preference/editor
     """
-    stories = recall.history(ctx.store(), tenant, memory_id)
+    stories = recall.history(ctx.store(), tenant, lifecycle.fact_target(fact))
     _print_stories(stories[-1:], as_json)
 
 
 @cli.command()
 @click.option("--tenant", required=True)
-@click.argument("memory_id")
+@click.argument("fact")
 @click.option("--json", "as_json", is_flag=True)
 @pass_ctx
 @handle_errors
-def history(ctx: Context, tenant: str, memory_id: str, as_json: bool) -> None:
+def history(ctx: Context, tenant: str, fact: str, as_json: bool) -> None:
     """Every version of one fact: proposer, quoted evidence, decision, approver, commit.
+
+    FACT is a memoryId or SUBJECT/SCOPEKIND:SCOPEKEY/KIND/KEY.
 
     \b
     Example:
-      memrepo --store ./mem history --tenant t1 3f2a9c...
+      memrepo --store ./mem history --tenant t1 3f2a9c0d1e2f...
     """
-    _print_stories(recall.history(ctx.store(), tenant, memory_id), as_json)
+    _print_stories(recall.history(ctx.store(), tenant, lifecycle.fact_target(fact)), as_json)
 
 
 def _print_stories(stories: list[recall.VersionStory], as_json: bool) -> None:
@@ -422,7 +426,7 @@ def revoke(ctx: Context, tenant: str, message_id: str | None, fact_spec: str | N
       memrepo revoke --tenant t1 --message m-42 --operator u1
       memrepo revoke --tenant t1 --fact u1/global:default/preference/editor --operator u1
     """
-    fact = _parse_fact_spec(fact_spec) if fact_spec else None
+    fact = lifecycle.parse_fact_ref(fact_spec) if fact_spec else None
     result = lifecycle.revoke(ctx.store(), tenant, message_id=message_id, fact=fact,
                               operator=operator, reason=reason)
     if as_json:
@@ -431,15 +435,6 @@ def revoke(ctx: Context, tenant: str, message_id: str | None, fact_spec: str | N
     else:
         click.echo(f"revoked {len(result.revoked)} fact(s), closed {len(result.declined)} "
                    f"pending proposal(s){' in ' + result.commit if result.commit else ''}")
-
-
-def _parse_fact_spec(spec: str) -> lifecycle.FactRef:
-    parts = spec.split("/")
-    if len(parts) != 4 or ":" not in parts[1]:
-        raise InputError("a fact is SUBJECT/SCOPEKIND:SCOPEKEY/KIND/KEY, "
-                         "e.g. u1/global:default/preference/editor", code="usage")
-    skind, _, skey = parts[1].partition(":")
-    return lifecycle.FactRef(parts[0], {"kind": skind, "key": skey}, parts[2], parts[3])
 
 
 @cli.group()
