@@ -37,6 +37,7 @@ import statistics
 import sys
 import tempfile
 import time
+import zlib
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import contextmanager, nullcontext
 from dataclasses import dataclass, field
@@ -46,7 +47,18 @@ from typing import Any
 
 import pygit2
 
-from memrepo import _git, analysis, canonical, evidence, gate, layout, recall, secrets
+from memrepo import (
+    _git,
+    analysis,
+    canonical,
+    evidence,
+    gate,
+    groupcommit,
+    layout,
+    maintenance,
+    recall,
+    secrets,
+)
 from memrepo.policy import parse_policy
 from memrepo.proposal import (
     DecisionKind,
@@ -56,7 +68,7 @@ from memrepo.proposal import (
     format_time,
     parse_proposal,
 )
-from memrepo.store import GATE_AUTHOR, Store, TenantRepo
+from memrepo.store import GATE_AUTHOR, Batch, Store, TenantRepo
 
 TENANT = "bench"
 NOW = datetime(2026, 10, 14, 9, 0, tzinfo=UTC)
@@ -235,24 +247,29 @@ class Split:
 SPLIT_TARGETS: tuple[tuple[Any, str, str], ...] = (
     (gate, "submit", "gate.submit"),
     (gate, "parse_proposal", "  parse_proposal"),
-    (TenantRepo, "state", "  state()"),
-    (TenantRepo, "record", "  record() replay check"),
-    (gate, "assess", "  assess()"),
-    (TenantRepo, "policy", "    policy() read+parse"),
-    (TenantRepo, "message", "    message()"),
-    (TenantRepo, "conversation", "    conversation()"),
-    (secrets, "find_secrets", "    secrets.find_secrets (span)"),
-    (secrets, "find_secrets_in_value", "    secrets.find_secrets_in_value"),
-    (analysis, "analyse", "    analysis.analyse()"),
-    (TenantRepo, "fact_at", "    fact_at()"),
-    (TenantRepo, "pending_for", "    pending_for()"),
-    (gate, "decide", "    policy.decide()"),
-    (gate, "commit_fact", "  commit_fact()"),
-    (TenantRepo, "blob", "    blob() x3: JSON + write"),
-    (TenantRepo, "commit", "    store.commit()"),
-    (_git, "edit_tree", "      _git.edit_tree"),
-    (_git, "create_commit", "      _git.create_commit"),
-    (_git, "compare_and_swap", "      _git.compare_and_swap"),
+    (groupcommit, "submit", "  groupcommit.submit"),
+    (gate, "decide_batch", "    gate.decide_batch"),
+    (TenantRepo, "state", "      state()"),
+    (TenantRepo, "record", "      record() replay check"),
+    (gate, "assess", "      assess()"),
+    (TenantRepo, "policy", "        policy() read+parse"),
+    (TenantRepo, "message", "        message()"),
+    (TenantRepo, "conversation", "        conversation()"),
+    (secrets, "find_secrets", "        secrets.find_secrets (span)"),
+    (secrets, "find_secrets_in_value", "        secrets.find_secrets_in_value"),
+    (analysis, "analyse", "        analysis.analyse()"),
+    (TenantRepo, "fact_at", "        fact_at()"),
+    (TenantRepo, "pending_for", "        pending_for()"),
+    (gate, "decide", "        policy.decide()"),
+    (gate, "commit_fact", "      commit_fact()"),
+    (TenantRepo, "blob", "        blob(): JSON + write"),
+    (TenantRepo, "commit", "        store.commit() (staged)"),
+    (_git, "edit_tree", "          _git.edit_tree"),
+    (_git, "create_commit", "          _git.create_commit"),
+    (Batch, "publish", "      Batch.publish"),
+    (_git, "write_pack", "        _git.write_pack"),
+    (_git, "compare_and_swap", "        _git.compare_and_swap"),
+    (maintenance, "after_publish", "        maintenance.after_publish"),
 )
 
 
@@ -279,12 +296,22 @@ class Seeded:
     seconds: float
     main: pygit2.Oid
     audit: pygit2.Oid | None
+    #: A copy of the seeded repository for the raw loop, so that its loose objects and
+    #: the gate's packs (and the background repacks they trigger) never meet.
+    raw_path: Path | None = None
 
 
-def seed(tenant: TenantRepo, n: int, *, pack: bool) -> Seeded:
-    """Write ``n`` committed facts (10 per subject) as one commit on main and one on audit."""
+def seed(tenant: TenantRepo, n: int, *, loose: bool) -> Seeded:
+    """Write ``n`` committed facts (10 per subject) as one commit on main and one on audit.
+
+    By default every object goes into one pack (no deltas), written the way the gate
+    writes its batches, so the store looks like one the library keeps packed; ``loose``
+    writes loose objects instead (as the gate did before it packed its batches).
+    """
     t0 = time.perf_counter()
-    repo = tenant.repo
+    disk = tenant.repo
+    staging = None if loose else _git.open_staging(tenant.path)
+    repo = disk if staging is None else staging.repo
     stamp = format_time(NOW)
     main: dict[str, pygit2.Oid] = {}
     audit: dict[str, pygit2.Oid] = {}
@@ -310,28 +337,21 @@ def seed(tenant: TenantRepo, n: int, *, pack: bool) -> Seeded:
     state = tenant.state()
     assert state.main is not None and state.main_tree is not None
     sig = pygit2.Signature(GATE_AUTHOR.name, GATE_AUTHOR.email, int(NOW.timestamp()), 0)
-    main_tree = write_tree(repo, state.main_tree, nest(main.items()))
+    main_tree = write_tree(repo, repo[state.main_tree.id], nest(main.items()))
     main_tip = repo.create_commit(None, sig, sig, f"bench: seed {n} facts\n", main_tree,
                                   [state.main])
-    repo.references[layout.MAIN_REF].set_target(main_tip, "bench seed")
     audit_tip = None
     if audit:
         audit_tree = write_tree(repo, None, nest(audit.items()))
         audit_tip = repo.create_commit(None, sig, sig, f"ingest: {n} message(s)\n", audit_tree,
                                        [])
-        repo.create_reference_direct(layout.AUDIT_REF, audit_tip, True, message="bench seed")
-    if pack:
-        pack_loose(repo)
+    if staging is not None:
+        _git.write_pack(_git.pack_dir(disk), staging.objects, durable=False)
+        staging.objects.clear()
+    disk.references[layout.MAIN_REF].set_target(main_tip, "bench seed")
+    if audit_tip is not None:
+        disk.create_reference_direct(layout.AUDIT_REF, audit_tip, True, message="bench seed")
     return Seeded(n, subjects, pids, time.perf_counter() - t0, main_tip, audit_tip)
-
-
-def pack_loose(repo: pygit2.Repository) -> None:
-    """Move every object into one pack (what ``git gc`` would leave behind)."""
-    objects = Path(repo.path) / "objects"
-    repo.pack()
-    for sub in objects.iterdir():
-        if len(sub.name) == 2 and sub.is_dir():
-            shutil.rmtree(sub)
 
 
 # -- timing -----------------------------------------------------------------------------
@@ -361,6 +381,7 @@ class CommitRun:
     gate_cpu: float = 0.0
     raw_cpu: float = 0.0
     load: tuple[float, float] = (0.0, 0.0)
+    packs: int = 0
     gate_samples: list[float] = field(default_factory=list)
     raw_samples: list[float] = field(default_factory=list)
 
@@ -375,6 +396,7 @@ class CommitRun:
             "gate_cpu_ms_per_commit": 1000 * self.gate_cpu / self.commits,
             "raw_cpu_ms_per_commit": 1000 * self.raw_cpu / self.commits,
             "loadavg_1min": list(self.load),
+            "gate_repo_packs_after": self.packs,
             "gate": latency(self.gate_samples), "raw": latency(self.raw_samples),
         }
 
@@ -407,11 +429,12 @@ def run_commits(store: Store, seeded: Seeded, durable: bool, n: int, block: int,
     tag = f"{label}{'d' if durable else 'n'}{seeded.facts}"
     proposals, raws = prepare(store, tag, n)
     tenant = store.tenant(TENANT)
-    repo = tenant.repo
     # Both start from the seeded tip, so they rewrite trees of the same size.
-    repo.references[layout.MAIN_REF].set_target(seeded.main, "bench reset")
-    raw_ref = f"refs/bench/raw-{tag}"
-    repo.create_reference_direct(raw_ref, seeded.main, True)
+    tenant.repo.references[layout.MAIN_REF].set_target(seeded.main, "bench reset")
+    assert seeded.raw_path is not None
+    repo = pygit2.Repository(str(seeded.raw_path))
+    raw_ref = layout.MAIN_REF
+    repo.references[raw_ref].set_target(seeded.main, "bench reset")
     run = CommitRun(seeded.facts, durable, n)
     raw_tip = seeded.main
     when = int(NOW.timestamp())
@@ -451,8 +474,8 @@ def run_commits(store: Store, seeded: Seeded, durable: bool, n: int, block: int,
                 raw_block(raws[start:start + block])
                 run.raw_seconds += time.perf_counter() - t0
                 run.raw_cpu += time.process_time() - c0
-    repo.references.delete(raw_ref)
     run.load = (load0, os.getloadavg()[0])
+    run.packs = len(list((tenant.path / "objects" / "pack").glob("*.idx")))
     return run
 
 
@@ -548,6 +571,7 @@ def run_stages(store: Store, seeded: Seeded, n: int) -> dict[str, Any]:
         "assess() total": lambda: gate.assess(tenant, state, proposal, NOW),
         "record + message + fact JSON (dumps_pretty)": serialise,
     }
+    steps.update(pack_steps(store, seeded))
     out: dict[str, float] = {}
     for name, fn in steps.items():
         for _ in range(min(20, n)):
@@ -559,6 +583,42 @@ def run_stages(store: Store, seeded: Seeded, n: int) -> dict[str, Any]:
             times.append(time.perf_counter() - t0)
         out[name] = 1000 * statistics.median(times)
     return {"facts": seeded.facts, "n": n, "median_ms": out}
+
+
+def pack_steps(store: Store, seeded: Seeded) -> dict[str, Callable[[], Any]]:
+    """The pack a lone gated commit publishes, written again, and its compression alone."""
+    captured: list[dict[pygit2.Oid, tuple[int, bytes]]] = []
+    original = _git.write_pack
+
+    def capture(directory: Any, objects: Mapping[pygit2.Oid, tuple[int, bytes]], *,
+                durable: bool) -> str | None:
+        captured.append(dict(objects))
+        return original(directory, objects, durable=durable)
+
+    (data,), _ = prepare(store, f"w{seeded.facts}", 1)
+    _git.write_pack = capture  # type: ignore[assignment]
+    try:
+        gate.submit(store, data, now=NOW)
+    finally:
+        _git.write_pack = original  # type: ignore[assignment]
+    if not captured:
+        return {}
+    objects = captured[-1]
+    size = sum(len(body) for _, body in objects.values())
+    scratch = Path(tempfile.mkdtemp(prefix="packs-", dir=store.root))
+
+    def write_once() -> None:
+        _git.write_pack(scratch, objects, durable=False)
+        for leftover in scratch.iterdir():
+            leftover.unlink()
+
+    return {
+        f"write_pack: one commit, {len(objects)} objects, {size / 1024:.0f} KiB": write_once,
+        "  zlib as _git._pack_entry (level 6, memLevel 2)":
+            lambda: [_git._pack_entry(kind, body) for kind, body in objects.values()],
+        "  zlib.compress(level 1), same objects":
+            lambda: [zlib.compress(body, 1) for _, body in objects.values()],
+    }
 
 
 # -- reporting --------------------------------------------------------------------------
@@ -657,8 +717,8 @@ def main(argv: list[str] | None = None) -> int:
                         help="gate/raw interleaving block size (default 25)")
     parser.add_argument("--samples", type=int, default=2000, help="read samples (default 2000)")
     parser.add_argument("--no-durable", action="store_true", help="skip the fsync runs")
-    parser.add_argument("--pack", action="store_true",
-                        help="pack the seeded objects (as after git gc) instead of loose")
+    parser.add_argument("--loose", action="store_true",
+                        help="seed loose objects instead of one pack")
     parser.add_argument("--quick", action="store_true",
                         help="smoke run: sizes 0,2000, 50 commits, 300 read samples")
     parser.add_argument("--profile", type=int, default=0, metavar="N",
@@ -682,7 +742,8 @@ def main(argv: list[str] | None = None) -> int:
         "python": sys.version.split()[0], "pygit2": pygit2.__version__,
         "libgit2": pygit2.LIBGIT2_VERSION, "dir_fs": fs_type(base), "cpus": os.cpu_count(),
         "args": {"sizes": sizes, "commits": args.commits, "block": args.block,
-                 "samples": args.samples, "pack": args.pack},
+                 "samples": args.samples, "loose_seed": args.loose,
+                 "auto_maintenance": os.environ.get("MEMREPO_AUTO_MAINTENANCE", "background")},
         "seeds": [], "commits": [], "reads": [],
     }
     profile_text = None
@@ -692,7 +753,9 @@ def main(argv: list[str] | None = None) -> int:
             store = Store.init(root, durable=False)
             tenant = store.tenant(TENANT, create=True)
             print(f"seeding {size:,} facts ...", file=log, flush=True)
-            seeded = seed(tenant, size, pack=args.pack)
+            seeded = seed(tenant, size, loose=args.loose)
+            seeded.raw_path = base / f"raw-{size}.git"
+            shutil.copytree(tenant.path, seeded.raw_path, symlinks=True)
             result["seeds"].append({"facts": size, "seconds": seeded.seconds})
             print(f"  {seeded.seconds:.1f}s; reads ...", file=log, flush=True)
             result["reads"].append(run_reads(Store(root, durable=False), seeded, args.samples,

@@ -325,8 +325,8 @@ def test_sigkilled_batch_writers_keep_their_word(tmp_path: Path,
         assert record is not None, (pid, context)
         if "COMMIT" in decisions:
             assert pid in on_main, (pid, context)
-    # a batch is all or nothing: no proposal on main that no writer was told about,
-    # unless its writer died after publishing and before logging
+    attempted = set().union(*(_read_log(log)[0] for log in logs))
+    assert set(on_main) <= attempted, context  # nothing on main that nobody sent
     msg, raw = remember("npm", mid="fresh", author="fresh")
     repo.ingest([Message.model_validate(msg)])
     assert gate.submit(after, raw, now=NOW).decision is DecisionKind.COMMIT, context

@@ -83,15 +83,12 @@ def _libgit2_fsync(durable: bool | None) -> Iterator[None]:
     if durable is None:
         yield
         return
-    with _FSYNC_LOCK:
-        before = _LIBGIT2_FSYNC[0]
-        if before != durable:
-            pygit2.settings.enable_fsync_gitdir(durable)
+    with _FSYNC_LOCK:  # set it even if it seems set: someone may have called pygit2 directly
+        pygit2.settings.enable_fsync_gitdir(durable)
         try:
             yield
         finally:
-            if before != durable:
-                pygit2.settings.enable_fsync_gitdir(before)
+            pygit2.settings.enable_fsync_gitdir(_LIBGIT2_FSYNC[0])
 
 
 # -- fault injection at the storage boundary ---------------------------------------------
@@ -158,7 +155,14 @@ def init_bare(path: Path) -> pygit2.Repository:
     return repo
 
 
+#: libgit2 caches trees only up to 4 KiB by default, and a full 256-entry fan-out tree is
+#: ~7.5 KiB, so every path lookup read and inflated those again (bench/results.md).
+TREE_CACHE_LIMIT = 1 << 20
+
+
 def open_repo(path: Path) -> pygit2.Repository:
+    # Process-wide like set_durable(); bounded by libgit2's total cache size (256 MiB).
+    pygit2.settings.cache_object_limit(pygit2.GIT_OBJECT_TREE, TREE_CACHE_LIMIT)
     try:
         return pygit2.Repository(str(path))
     except pygit2.GitError as exc:
