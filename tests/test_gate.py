@@ -211,3 +211,28 @@ def test_untrusted_or_tampered_evidence_never_commits(
     decision = gate.submit(store, data, now=NOW)
     assert decision.decision is not DecisionKind.COMMIT
     assert recall.recall(store, "t1", "u1", now=NOW) == []
+
+
+def test_a_pending_record_whose_proposal_is_on_main_is_not_offered(seeded: Store) -> None:
+    """A confirm killed between its main and audit ref updates leaves the audit record
+    'pending' although the proposal is committed: it must not be offered again."""
+    from memrepo import _git, layout
+
+    repo = seeded.tenant("t1")
+    msg = repo.message("m2", repo.state())
+    assert msg
+    parked = gate.submit(seeded, proposal(msg, "I usually use yarn", value="yarn"), now=NOW)
+    assert parked.proposal_id and parked.payload_hash
+    before = repo.state()
+    (record,) = repo.all_pending(before)
+    lifecycle.confirm(seeded, "t1", parked.proposal_id, parked.payload_hash, approver="u1",
+                      now=NOW)
+    # simulate the crash: put the audit ref back where it was before the confirm
+    assert before.audit is not None
+    assert _git.compare_and_swap(repo.repo, {layout.AUDIT_REF: (repo.state().audit,
+                                                               before.audit)}, message="crash")
+    state = repo.state()
+    assert _git.lookup(state.audit_tree, layout.pending_path(record["memoryId"],
+                                                             record["proposalId"]))
+    assert repo.all_pending(state) == []
+    assert repo.pending_for(record["memoryId"], state) == []

@@ -295,15 +295,25 @@ class TenantRepo:
         obj = _git.lookup(state.audit_tree, layout.pending_dir(memory_id))
         if not isinstance(obj, pygit2.Tree):
             return []
-        return [json.loads(_git.read_blob(self.repo, oid))
-                for _, oid in _git.walk_blobs(self.repo, obj)]
+        return self._still_pending(state, obj)
+
+    def _still_pending(self, state: State, tree: pygit2.Tree) -> list[dict[str, Any]]:
+        """Pending records, minus any whose proposal already landed on main: a confirm
+        killed between its two ref updates (libgit2 moves refs one at a time) leaves
+        such a record behind, and it must not be offered or counted again."""
+        out = []
+        for _, oid in _git.walk_blobs(self.repo, tree):
+            record = json.loads(_git.read_blob(self.repo, oid))
+            path = layout.proposal_path(record["proposalId"])
+            if _git.lookup(state.main_tree, path) is None:
+                out.append(record)
+        return out
 
     def all_pending(self, state: State) -> list[dict[str, Any]]:
         obj = _git.lookup(state.audit_tree, "pending")
         if not isinstance(obj, pygit2.Tree):
             return []
-        return [json.loads(_git.read_blob(self.repo, oid))
-                for _, oid in _git.walk_blobs(self.repo, obj)]
+        return self._still_pending(state, obj)
 
     def facts(self, subject_id: str, state: State) -> Iterator[Fact]:
         """Every stored fact version file of a subject (any status)."""
