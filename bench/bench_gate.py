@@ -4,21 +4,22 @@ What it answers: how much does the write gate (parse, replay check, evidence re-
 analysis, policy, secrets scan, commit with compare-and-swap) cost over the git work
 it cannot avoid, and does that cost stay flat as a tenant grows to 100k facts?
 
-For each size the script seeds one tenant in bulk (one commit, written straight with
+For each size the script seeds one tenant in bulk (one commit, one pack, written with
 pygit2 in the layout of :mod:`memrepo.layout`: facts of 10 keys per subject, the id
 index, proposal records, source messages, derived index, and the ingested messages and
 conversations on the audit ref). Then, for durable=False and durable=True, it submits
 ``--commits`` explicit "remember" proposals for new fact keys through
 :func:`memrepo.gate.submit`, interleaved in blocks with a raw loop that writes the same
 objects (fact, record, message and two index blobs, the same trees, one commit, one
-ref update with reflog) on a side ref from the same base, so both see the same trees.
-The raw loop's blob bytes are serialised before timing: the ratio therefore includes
-everything the gate does besides the object writes and the ref update.
+ref update with reflog) as loose objects in a copy of the seeded repository, from the
+same tip, so both rewrite the same trees. The raw loop's blob bytes are serialised
+before timing: the ratio therefore includes everything the gate does besides the object
+writes and the ref update. See bench/README.md for the rest (stages, split, profile).
 
 Not a test: it prints figures. ``--json`` prints them as one JSON document.
 
-    .venv/bin/python bench/bench_gate.py                       # 0, 10k, 100k facts
-    .venv/bin/python bench/bench_gate.py --quick               # smoke run, ~20 s
+    .venv/bin/python bench/bench_gate.py                       # 0, 10k, 100k facts, ~12 min
+    .venv/bin/python bench/bench_gate.py --quick               # smoke run, ~1 min
     .venv/bin/python bench/bench_gate.py --sizes 10000 --profile 300
 """
 
@@ -676,7 +677,7 @@ def render(result: dict[str, Any]) -> str:
         lines += ["", f"Gate stages in isolation at {st['facts']:,} facts "
                       f"(median of {st['n']} calls each, no profiler)"]
         for name, ms in st["median_ms"].items():
-            lines.append(f"  {name:<44} {ms:8.3f} ms")
+            lines.append(f"  {name:<50} {ms:8.3f} ms")
     if result.get("split"):
         sp = result["split"]
         lines += ["", f"Where a commit's wall time goes: {sp['commits']} non-durable commits at "

@@ -34,7 +34,7 @@ import threading
 import time
 import uuid
 import zlib
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -179,11 +179,28 @@ def resolve(repo: pygit2.Repository, ref: str) -> Oid | None:
     return reference.resolve().target  # type: ignore[return-value]
 
 
+def _retry_vanished(action: Callable[[], Oid]) -> Oid:
+    """Run a loose-object write again if its fan-out folder vanished under it.
+
+    ``git repack -d`` (maintenance) runs ``prune-packed``, which removes emptied
+    ``objects/xx/`` folders; a libgit2 write that created its temp file just before can
+    then fail to rename it into place. The object is content-addressed, so trying again
+    is always safe.
+    """
+    for attempt in range(3):
+        try:
+            return action()
+        except pygit2.GitError as exc:
+            if attempt == 2 or "No such file or directory" not in str(exc):
+                raise
+    raise AssertionError("unreachable")  # pragma: no cover
+
+
 def write_blob(repo: pygit2.Repository, data: bytes) -> Oid:
     try:
         if _on_disk(repo):
             io_point("loose blob")
-        return repo.create_blob(data)
+        return _retry_vanished(lambda: repo.create_blob(data))
     except pygit2.GitError as exc:
         raise StoreError(f"cannot write object: {exc}", code="object_write_failed") from exc
     except OSError as exc:
@@ -284,7 +301,7 @@ def _apply(repo: pygit2.Repository, base: pygit2.Tree | None, node: Mapping[str,
     try:
         if _on_disk(repo):
             io_point("loose tree")
-        return builder.write()
+        return _retry_vanished(builder.write)
     except pygit2.GitError as exc:
         raise StoreError(f"cannot write tree: {exc}", code="object_write_failed") from exc
     except OSError as exc:
@@ -311,7 +328,8 @@ def create_commit(
     try:
         if _on_disk(repo):
             io_point("loose commit")
-        return repo.create_commit(None, sig, sig, message, tree, parents)
+        return _retry_vanished(
+            lambda: repo.create_commit(None, sig, sig, message, tree, parents))
     except pygit2.GitError as exc:
         raise StoreError(f"cannot write commit: {exc}", code="object_write_failed") from exc
     except OSError as exc:
