@@ -32,7 +32,10 @@
    off and on, ms per commit). Ratios are against the smallest size.
 3. **Size on disk**: ``memrepo maintenance`` (full pass) on every tenant, then bytes
    per fact version (everything in ``objects/`` divided by the distinct fact files
-   ever on main).
+   ever on main). Seeded tenants share trees among many facts per commit; the
+   ``history`` section measures the other extreme: ``--history`` facts each committed
+   through the gate (half alone, half in batches of ``--batch``), then the full pass,
+   and the full pass with ``--fast`` (existing deltas kept) on a copy.
 
 Seeded ids are hash-shaped but not derived from the content (the read paths never
 recompute them); everything else is what the gate writes.
@@ -536,10 +539,46 @@ def scale(base: Path, args: argparse.Namespace) -> dict[str, Any]:
     return out
 
 
+# -- 3. a history written through the gate ------------------------------------------------------
+
+
+def history(base: Path, args: argparse.Namespace) -> dict[str, Any]:
+    store = Store.init(base / "history", durable=False)
+    tenant = store.tenant(TENANT, create=True)
+    proposals, _ = new_facts(tenant, "h", args.history)
+    half = args.history // 2
+    _expect_commits([gate.submit(store, p, now=NOW) for p in proposals[:half]])
+    for start in range(half, len(proposals), args.batch):
+        _expect_commits(gate.submit_many(store, proposals[start:start + args.batch], now=NOW))
+    time.sleep(2)  # a light pass started by the last batches
+    copy = base / "history-fast"
+    shutil.copytree(base / "history", copy, symlinks=True)
+    out: dict[str, Any] = {"commits": args.history,
+                           "before": maintenance.sizes(tenant.path).to_json()}
+    for label, root, recompute in (("full", base / "history", True), ("fast", copy, False)):
+        t0 = time.perf_counter()
+        rep = maintenance.maintain(Store(root, durable=False).tenant(TENANT),
+                                   recompute_deltas=recompute)
+        out[label] = {"bytes_per_fact_version": rep.bytes_per_fact_version,
+                      "fact_versions": rep.fact_versions, "seconds": time.perf_counter() - t0,
+                      "fsck_ok": rep.fsck_ok}
+    return out
+
+
 # -- printing ------------------------------------------------------------------------------------
 
 
 def show(result: dict[str, Any]) -> None:
+    hist = result.get("history")
+    if hist:
+        raw = hist["before"]["totalBytes"] / hist["commits"]
+        print(f"\nA history of {hist['commits']:,} facts committed through the gate "
+              f"(half alone, half in batches): {raw:,.0f} B per fact version in "
+              f"{hist['before']['packs']} pack(s) before maintenance, "
+              f"{hist['full']['bytes_per_fact_version']:,.0f} B after the full pass "
+              f"({hist['full']['seconds']:.1f}s), {hist['fast']['bytes_per_fact_version']:,.0f} "
+              f"B after the full pass --fast ({hist['fast']['seconds']:.1f}s)   "
+              "aim < 3 KB")
     thr = result.get("throughput")
     if thr:
         print(f"\nThroughput on a tenant of {thr['base_facts']:,} facts (interleaved rounds; "
@@ -619,16 +658,18 @@ def main() -> None:
     parser.add_argument("--threads", type=int, default=4, help="threads per process")
     parser.add_argument("--commits", type=int, default=120, help="scale: commits per size")
     parser.add_argument("--samples", type=int, default=600, help="scale: reads per size")
+    parser.add_argument("--history", type=int, default=2000,
+                        help="facts committed through the gate for the size-on-disk check")
     parser.add_argument("--fsck-max", type=int, default=100_000,
                         help="run fsck in maintenance up to this size")
-    parser.add_argument("--skip", default="", help="comma list: throughput,scale")
+    parser.add_argument("--skip", default="", help="comma list: throughput,history,scale")
     parser.add_argument("--dir", type=Path, help="parent directory (default: a new one in /tmp)")
     parser.add_argument("--keep", action="store_true")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
     if args.quick:
         args.sizes, args.base, args.block, args.rounds = "2000,10000", 2000, 48, 2
-        args.commits, args.samples = 60, 200
+        args.commits, args.samples, args.history = 60, 200, 400
     args.sizes = [int(s) for s in str(args.sizes).split(",") if s]
     os.environ.setdefault("MEMREPO_AUTO_MAINTENANCE", "background")
     base = Path(tempfile.mkdtemp(prefix="bench-durable-", dir=args.dir))
@@ -639,6 +680,9 @@ def main() -> None:
         if "throughput" not in skip:
             print("throughput ...", flush=True)
             result["throughput"] = throughput(base / "throughput", args)
+        if "history" not in skip:
+            print("history ...", flush=True)
+            result["history"] = history(base, args)
         if "scale" not in skip:
             print("scale ...", flush=True)
             result["scale"] = scale(base, args)

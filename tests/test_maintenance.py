@@ -125,6 +125,8 @@ def test_cli_maintenance(store: Store) -> None:
     result = runner.invoke(cli, [*base, "--no-count"])
     assert result.exit_code == 0, result.output
     assert "fsck: ok" in result.output and "pack(s)" in result.output
+    result = runner.invoke(cli, [*base, "--fast", "--no-fsck", "--no-count"])
+    assert result.exit_code == 0 and "fsck" not in result.output, result.output
     result = runner.invoke(cli, [*base, "--light"])
     assert result.exit_code == 0 and "light pass done" in result.output
     result = runner.invoke(cli, ["maintenance", "--help"])

@@ -20,6 +20,8 @@ def register(group: click.Group) -> None:
 @click.option("--tenant", "tenants", multiple=True, help="Tenant id (repeatable; default: all).")
 @click.option("--light", is_flag=True,
               help="Only roll small packs up (what writers start by themselves).")
+@click.option("--fast", is_flag=True,
+              help="Keep existing deltas instead of recomputing them (cheaper, larger).")
 @click.option("--no-repack", is_flag=True, help="Skip pack-refs and repack.")
 @click.option("--no-fsck", is_flag=True, help="Skip git fsck.")
 @click.option("--no-count", is_flag=True,
@@ -28,8 +30,9 @@ def register(group: click.Group) -> None:
               help="Seconds after which a ref lock or temporary file counts as abandoned.")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON instead of text.")
 @click.pass_obj
-def maintenance(obj: object, tenants: tuple[str, ...], light: bool, no_repack: bool,
-                no_fsck: bool, no_count: bool, stale_after: float, as_json: bool) -> None:
+def maintenance(obj: object, tenants: tuple[str, ...], light: bool, fast: bool,
+                no_repack: bool, no_fsck: bool, no_count: bool, stale_after: float,
+                as_json: bool) -> None:
     """Pack objects, clean up, recover stale locks, verify and report sizes.
 
     Safe while writers run. Writers start a light pass by themselves when small packs
@@ -54,7 +57,8 @@ def maintenance(obj: object, tenants: tuple[str, ...], light: bool, no_repack: b
                 click.echo(f"{tenant_id}: {'light pass done' if ran else 'busy, skipped'}")
             return
         reports = mod.run(store, ids, repack=not no_repack, fsck=not no_fsck,
-                          count=not no_count, stale_after=stale_after, temp_after=stale_after)
+                          count=not no_count, recompute_deltas=not fast, stale_after=stale_after,
+                          temp_after=stale_after)
         if as_json:
             click.echo(json.dumps([r.to_json() for r in reports], ensure_ascii=False))
         for r in [] if as_json else reports:

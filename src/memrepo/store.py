@@ -40,6 +40,8 @@ STORE_MARKER = "memrepo-store.json"
 STORE_FORMAT = 2
 TENANTS_DIR = "tenants"
 GATE_AUTHOR = _git.Author("memrepo gate", "gate@memrepo.invalid")
+#: Batches between two fresh repository handles (see :meth:`TenantRepo.staged`).
+STAGING_REOPEN = 16
 
 
 def _env_durable() -> bool:
@@ -159,6 +161,7 @@ class TenantRepo:
         self._local = threading.local()
         self._staging: _git.Staging | None = None
         self._staging_lock = threading.Lock()
+        self._batches = 0
         # Temp files of writers killed mid-write; only objects/ and objects/pack are scanned.
         _git.clean_temp_files(self._disk)
 
@@ -405,8 +408,13 @@ class TenantRepo:
             raise StoreError("a batch is already being staged on this tenant in this thread",
                              code="nested_batch")
         with self._staging_lock:
-            if self._staging is None:
+            self._batches += 1
+            if self._staging is None or self._batches % STAGING_REOPEN == 0:
+                # libgit2 keeps every pack it ever listed, also those a repack deleted,
+                # and searches them all before writing each new object: fresh handles
                 self._staging = _git.open_staging(self.path)
+                if self._batches > 1:
+                    self._disk = _git.open_repo(self.path)
             staging = self._staging
             staging.objects.clear()
             batch = Batch(self, staging, self.state())
