@@ -136,3 +136,71 @@ def test_proposal_lookup_is_a_tree_lookup(store: Store) -> None:
     assert record_path == layout.proposal_path(pid)
     found = repo.record(pid, state)
     assert found is not None and found.on_main and found.data["decision"] == "COMMIT"
+
+
+def _git_fsck(path: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(["git", "--git-dir", str(path), "fsck", "--strict", "--no-dangling"],
+                          capture_output=True, text=True)
+
+
+def test_staged_objects_are_the_objects_libgit2_writes(store: Store) -> None:
+    """A batch writes blobs, trees and commits itself (not through libgit2's object
+    database); each must hash and serialise exactly as libgit2 does it on disk."""
+    import pygit2
+
+    from memrepo import _git
+
+    tenant = store.tenant("t1", create=True)
+    disk = tenant.repo
+    state = tenant.state()
+    author = _git.Author("Zoë Reviewer", "zoe@example.invalid")
+    changes_of = [
+        {"a/b/c.json": b'{"x": 1}\n', "a/d.json": b"[]\n", "top.txt": b"",
+         "a.json": b"2", "a-b": b"3", "a0": b"4"},  # git sorts the tree "a" as "a/"
+        {"a/b/c.json": None, "a/b/e.json": "中文".encode(), "z/y/x/w.json": b"1"},
+        {"a/b/e.json": None, "a/d.json": None},  # leaves a/ empty: it disappears
+    ]
+    with tenant.staged() as batch:
+        staged_tips = []
+        for n, files in enumerate(changes_of):
+            here = tenant.state()
+            changes = {p: None if d is None else _git.write_blob(tenant.repo, d)
+                       for p, d in files.items()}
+            main_tip, _ = tenant.commit(here, main=changes, message=f"step {n}\n\nBody.\n",
+                                        author=author, when=NOW) or (None, None)
+            staged_tips.append(main_tip)
+        assert batch.publish()
+    # The same edits through libgit2 on disk, from the same starting commit.
+    tip = state.main
+    for n, files in enumerate(changes_of):
+        tree = _git.tree_of(disk, tip)
+        changes = {p: None if d is None else disk.create_blob(d) for p, d in files.items()}
+        new_tree = _git._apply(disk, tree, _nest(changes), root=True)
+        sig = pygit2.Signature(author.name, author.email, int(NOW.timestamp()), 0)
+        tip = disk.create_commit(None, sig, sig, f"step {n}\n\nBody.\n", new_tree, [tip])
+        assert tip == staged_tips[n], n
+    assert _git.lookup(_git.tree_of(disk, tip), "a") is None
+    assert _git_fsck(tenant.path).returncode == 0
+
+
+def _nest(changes: dict[str, object]) -> dict[str, object]:
+    nested: dict[str, object] = {}
+    for path, oid in changes.items():
+        *dirs, name = path.split("/")
+        node = nested
+        for part in dirs:
+            node = node.setdefault(part, {})  # type: ignore[assignment]
+        node[name] = oid
+    return nested
+
+
+@pytest.mark.parametrize("name", ["..", ".", ".git", ".GIT", "a\0b"])
+def test_staged_tree_refuses_names_that_escape(store: Store, name: str) -> None:
+    from memrepo import _git
+
+    tenant = store.tenant("t1", create=True)
+    with tenant.staged():
+        blob = _git.write_blob(tenant.repo, b"x")
+        with pytest.raises(StoreError) as info:
+            _git.edit_tree(tenant.repo, tenant.state().main_tree, {f"facts/{name}/f": blob})
+    assert info.value.code == "bad_path"
