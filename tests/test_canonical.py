@@ -6,6 +6,8 @@ import json
 import math
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from conftest import SHARED_EVAL
 from memrepo import canonical
@@ -100,3 +102,36 @@ def test_pretty_form_is_a_function_of_the_canonical_form() -> None:
     b = canonical.dumps_pretty({"c": {"y": 0.5, "z": 1}, "a": "中文", "b": [1, 2]})
     assert a == b
     assert a.decode().splitlines()[1] == '  "a": "中文",'
+
+
+# The fast path (json module) against the reference (rfc8785 package) on any JSON value:
+# keys and strings from ASCII, CJK, astral and control characters (the UTF-16 ordering and
+# escaping edges), numbers across every notation JCS and repr() disagree on.
+_chars = st.characters(codec="utf-8") | st.sampled_from("\x00\x1f\x7f\u2028\ue000\uffff😀𝄞a")
+_keys = st.text(st.sampled_from("aZ\ue000\uffff😀𝄞é\x00"), max_size=3) | st.text(_chars, max_size=4)
+_numbers = (st.integers(-(2**53 - 1), 2**53 - 1)
+            | st.floats(allow_nan=False, allow_infinity=False)
+            | st.sampled_from([0.0, -0.0, 1.0, 1e-4, 9.99e-5, 1e16, 1e21, 1e-7, 0.5, 123.25]))
+_json = st.recursive(
+    st.none() | st.booleans() | _numbers | st.text(_chars, max_size=8),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(_keys, inner, max_size=4),
+    max_leaves=20,
+)
+
+
+@settings(max_examples=1500, deadline=None)
+@given(value=_json)
+def test_fast_jcs_is_the_reference_jcs(value: object) -> None:
+    expected = canonical._reference_jcs(value)
+    assert canonical.jcs(value) == expected
+    pretty = (json.dumps(json.loads(expected), ensure_ascii=False, indent=2) + "\n").encode()
+    assert canonical.dumps_pretty(value) == pretty
+
+
+def test_fast_path_refuses_what_the_reference_refuses_with_the_same_reason() -> None:
+    for value in ({"ok": 1.5, "bad": [{"x": "\ud800"}]}, {"a": "é", "b": 2**60}):
+        with pytest.raises(InputError) as fast:
+            canonical.dumps_pretty(value)
+        with pytest.raises(InputError) as ref:
+            canonical.check_jcs_value(value)
+        assert (fast.value.code, str(fast.value)) == (ref.value.code, str(ref.value))
