@@ -97,3 +97,16 @@ def test_schema_is_closed_and_camel_case() -> None:
     assert set(schema["required"]) >= {"tenantId", "subjectId", "evidence", "confidence"}
     evidence = schema["$defs"]["Evidence"]
     assert evidence["additionalProperties"] is False
+
+
+def test_payload_hash_follows_a_copy_with_another_value() -> None:
+    """payload_hash is computed once per proposal; a copy with another value must not
+    inherit the first one's hash."""
+    msg = message("Remember that I use pnpm.")
+    original = parse_proposal(proposal(msg, "I use pnpm"))
+    first = original.payload_hash
+    changed = original.model_copy(update={"value": "something else"})
+    assert original.payload_hash == first
+    assert changed.payload_hash != first
+    assert changed.payload_hash == parse_proposal(
+        {**original.to_json(), "value": "something else"}).payload_hash

@@ -10,8 +10,10 @@ from __future__ import annotations
 
 import json
 import unicodedata
+from collections.abc import Mapping
 from datetime import UTC, datetime
 from enum import StrEnum
+from functools import cached_property
 from typing import Annotated, Any, Literal
 
 from pydantic import (
@@ -222,8 +224,15 @@ class MemoryProposal(_Model):
         assert self.proposal_id is not None
         return self.proposal_id
 
-    @property
+    def model_copy(self, *, update: Mapping[str, Any] | None = None,
+                   deep: bool = False) -> MemoryProposal:
+        copied = super().model_copy(update=update, deep=deep)
+        copied.__dict__.pop("payload_hash", None)  # the cache below, maybe stale now
+        return copied
+
+    @cached_property
     def payload_hash(self) -> str:
+        """Computed once: the gate asks for it several times per decision (frozen model)."""
         return canonical.payload_hash(
             value=self.value,
             confidence=self.confidence,
