@@ -9,15 +9,17 @@ every dev case gets the flags its category implies.
 from __future__ import annotations
 
 import json
+import re
 import time
 import unicodedata
 from pathlib import Path
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
+from memrepo import analysis
 from memrepo.analysis import FLAG_NAMES, Analysis, analyse
 from memrepo.proposal import Message
 
@@ -1034,3 +1036,40 @@ def test_other_sentences_do_not_leak_into_the_span(prefix: list[str]) -> None:
     result = analyse(text, start, len(text) - 1, "Go")
     assert result.explicit and result.grounded
     assert result.flagged() == ("explicit", "grounded"), (text, result)
+
+
+def _form_regex(form: str) -> re.Pattern[str]:
+    """The reference for _form_pattern: always a regex (how every form used to be found)."""
+    out: list[str] = []
+    prev: str | None = None
+    gap = False
+    for ch in form:
+        if ch.isspace():
+            gap = True
+            continue
+        kind = analysis._char_kind(ch)
+        if out and (gap or (kind != prev and "cjk" in (kind, prev))):
+            out.append(r"\s*")
+        out.append(re.escape(ch))
+        prev, gap = kind, False
+    src = "".join(out)
+    if re.match(r"[a-z0-9_]", form[0]):
+        src = r"(?<![a-z0-9])" + src
+    if re.match(r"[a-z0-9_]", form[-1]):
+        src += r"(?![a-z0-9])"
+    return re.compile(src)
+
+
+_FORM_CHARS = "ab1_-. 中文"
+
+
+@settings(max_examples=400, deadline=None)
+@given(form=st.text(_FORM_CHARS, min_size=1, max_size=5),
+       text=st.text(_FORM_CHARS, max_size=30))
+def test_literal_forms_find_what_their_regex_finds(form: str, text: str) -> None:
+    form = form.strip()
+    assume(form)
+    found = analysis._form_pattern(form)
+    assert found is not None
+    expected = [m.span() for m in _form_regex(form).finditer(text)]
+    assert list(analysis._spans(found, text)) == expected
