@@ -20,7 +20,10 @@
    * ``C procs x T threads``: independent callers of ``gate.submit`` in ``--clients``
      processes, grouped by the leader protocol (``memrepo.groupcommit``);
    * ``sqlite FULL``: SQLite in WAL mode with ``synchronous=FULL``, one transaction per
-     fact inserting the same three documents (fact, proposal record, message) as rows.
+     fact inserting the same three documents (fact, proposal record, message) as rows;
+   * ``gate + sqlite FULL``: the gate's decision for each proposal (``gate.assess``:
+     evidence, analysis, secrets, policy, read from the tenant) and then that SQLite
+     transaction: what the same gate would cost with SQLite as its storage.
 
    Non-durable (``fsync`` off): the raw loop, ``gate.submit`` and ``submit_many``.
    Printed: commits/s (wall), CPU ms per commit, and the ratios asked for.
@@ -348,6 +351,7 @@ def throughput(root: Path, args: argparse.Namespace) -> dict[str, Any]:
     per_client_thread = max(1, block // (clients * threads))
     need = {"raw": block, "raw_batch": block, "legacy": block, "single": block, "many": block,
             "clients": per_client_thread * clients * threads, "sqlite": block,
+            "sqlite_gate": block,
             "raw_nd": block, "single_nd": block, "many_nd": block}
     docs = {m: [new_facts(tenant, f"{m}{r}", k) for r in range(rounds)]
             for m, k in need.items()}
@@ -446,6 +450,14 @@ def throughput(root: Path, args: argparse.Namespace) -> dict[str, Any]:
                 with timed(t, len(raws)):
                     for w in raws:
                         sql.commit(w)
+            elif m == "sqlite_gate":
+                with timed(t, len(raws)):
+                    for raw, w in zip(proposals, raws, strict=True):
+                        verdict = gate.assess(tenant, tenant.state(), parse_proposal(raw),
+                                              NOW).verdict
+                        if verdict.decision is not DecisionKind.COMMIT:
+                            raise SystemExit(f"expected COMMIT, got {verdict}")
+                        sql.commit(w)
             print(f"  round {r + 1}/{rounds} {m:<10} {t.rate:8.1f} commits/s", flush=True)
     _git.set_durable(True)
     out = {m: {"commits": t.commits, "commits_per_s": t.rate, "cpu_ms_per_commit": t.cpu_ms,
@@ -526,6 +538,9 @@ def scale(base: Path, args: argparse.Namespace) -> dict[str, Any]:
         }
     for n in args.sizes:
         nd, _, _ = stores[n]
+        if n > args.maintain_max:
+            out[str(n)]["maintenance"] = {"bytesPerFactVersion": None}
+            continue
         t0 = time.perf_counter()
         rep = maintenance.maintain(nd.tenant(TENANT), fsck=n <= args.fsck_max, count=True)
         out[str(n)]["maintenance"] = rep.to_json()
@@ -591,6 +606,7 @@ def show(result: dict[str, Any]) -> None:
                  "clients": f"gate.submit, {result['args']['clients']} procs x "
                             f"{result['args']['threads']} threads",
                  "sqlite": "SQLite WAL synchronous=FULL, 3 rows/txn",
+                 "sqlite_gate": "the gate's decision, then SQLite FULL as above",
                  "raw_nd": "raw pygit2 loop, fsync off",
                  "single_nd": "gate.submit, fsync off",
                  "many_nd": "gate.submit_many, fsync off"}
@@ -607,6 +623,8 @@ def show(result: dict[str, Any]) -> None:
               f"(SQLite FULL / batched: {r['sqlite'] / r['raw_batch']:.1f}x)")
         print(f"    SQLite FULL / group commit        : {r['sqlite'] / r['many']:6.1f}x"
               "   aim <= 3x")
+        print(f"    gate + SQLite FULL / group commit : {r['sqlite_gate'] / r['many']:6.1f}x"
+              "   (the same decisions, stored in SQLite)")
         print(f"    gate.submit / raw loop, fsync off : {r['single_nd'] / r['raw_nd']:6.2f}x "
               f"(submit_many: {r['many_nd'] / r['raw_nd']:.2f}x)   aim >= 0.7x")
         if "publish_s" in thr["many"]:
@@ -632,7 +650,10 @@ def show(result: dict[str, Any]) -> None:
                   f"{row['commit_durable_p50_ms']:>6.2f}ms {bpf:>11,.0f}")
         print("  after maintenance (everything in one pack, deltified by git repack):")
         for n in sizes:
-            am = sc[n]["after_maintenance"]
+            am = sc[n].get("after_maintenance")
+            if am is None:
+                print(f"  {int(n):>10,}   (not run: above --maintain-max)")
+                continue
             print(f"  {int(n):>10,} {am['recall_p50_ms']:>9.3f}ms {am['recall_p99_ms']:>6.2f}ms "
                   f"{am['lookup_p50_ms']:>9.3f}ms {am['lookup_p99_ms']:>6.2f}ms")
         for n in sizes[1:]:
@@ -662,6 +683,9 @@ def main() -> None:
                         help="facts committed through the gate for the size-on-disk check")
     parser.add_argument("--fsck-max", type=int, default=100_000,
                         help="run fsck in maintenance up to this size")
+    parser.add_argument("--maintain-max", type=int, default=100_000,
+                        help="scale: run the full maintenance pass up to this size (seeded "
+                             "tenants are one pack already; at 1M it takes hours on 2 cores)")
     parser.add_argument("--skip", default="", help="comma list: throughput,history,scale")
     parser.add_argument("--dir", type=Path, help="parent directory (default: a new one in /tmp)")
     parser.add_argument("--keep", action="store_true")

@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import errno
 import hashlib
+import itertools
 import os
 import struct
 import threading
@@ -852,16 +853,17 @@ class _MemoryObjects(pygit2.OdbBackend):
         data = f"{head}author {who}committer {who}\n{message}".encode()
         return self.put(_COMMIT_TYPE, data)
 
-    def _tree(self, repo: pygit2.Repository, oid: Oid) -> _Tree:
+    def _tree(self, repo: pygit2.Repository, oid: Oid) -> tuple[dict[str, _Entry], bytes]:
         tree = self.trees.get(oid)
-        if tree is None:
-            found = self.objects.get(oid)
-            data = found[1] if found is not None else repo.odb.read(oid)[1]
+        if tree is None or tree[0] is None:
+            if tree is not None:
+                data = tree[1]
+            else:
+                found = self.objects.get(oid)
+                data = found[1] if found is not None else repo.odb.read(oid)[1]
             tree = (_parse_tree(data), data)
-            if len(self.trees) >= PARSED_TREES:
-                self.trees.clear()
             self.trees[oid] = tree
-        return tree
+        return tree  # type: ignore[return-value]
 
     def edit_tree(self, repo: pygit2.Repository, base: Oid | None,
                   node: Mapping[str, object], *, root: bool = False) -> Oid | None:
@@ -904,28 +906,30 @@ class _MemoryObjects(pygit2.OdbBackend):
         if not root and not entries:
             return None
         if reordered:
-            # Git orders entries by name, a tree's name taken with a trailing slash.
-            position = 0
-            for name in sorted(entries, key=lambda n: entries[n][0]):
-                entry = entries[name]
-                entries[name] = (*entry[:4], position)
-                position += len(entry[3])
-            data = b"".join(entry[3] for entry in sorted(entries.values()))
-        elif patches:
+            # Git orders entries by name, a tree's name taken with a trailing slash. The
+            # offsets are found again by parsing, if this tree is ever edited in turn.
+            data = b"".join([entry[3] for entry in sorted(entries.values())])
+            oid = self.put(_TREE_TYPE, data)
+            self.trees[oid] = (None, data)
+            return oid
+        if patches:
             edited = bytearray(data)
             for offset, entry_bytes in patches:
                 edited[offset : offset + len(entry_bytes)] = entry_bytes
             data = bytes(edited)
         oid = self.put(_TREE_TYPE, data)
         self.trees[oid] = (entries, data)
+        if len(self.trees) > PARSED_TREES:  # the older half goes (insertion order)
+            for old in list(itertools.islice(self.trees, len(self.trees) // 2)):
+                del self.trees[old]
         return oid
 
 
 #: A parsed tree entry: (sort key, is a tree, raw id, the entry's bytes in the tree,
 #: their offset in the tree's bytes).
 _Entry = tuple[bytes, bool, bytes, bytes, int]
-#: A parsed tree: its entries by name and its bytes.
-_Tree = tuple[dict[str, _Entry], bytes]
+#: A tree: its entries by name (None until parsed) and its bytes.
+_Tree = tuple[dict[str, _Entry] | None, bytes]
 #: Parsed trees a staging handle keeps (most are fan-out trees of at most 256 entries).
 PARSED_TREES = 4096
 

@@ -412,7 +412,11 @@ class TenantRepo:
             if self._staging is None or self._batches % STAGING_REOPEN == 0:
                 # libgit2 keeps every pack it ever listed, also those a repack deleted,
                 # and searches them all before writing each new object: fresh handles
+                # (the parsed trees are content-addressed: they stay valid)
+                old = self._staging
                 self._staging = _git.open_staging(self.path)
+                if old is not None:
+                    self._staging.memory.trees = old.memory.trees
                 if self._batches > 1:
                     self._disk = _git.open_repo(self.path)
             staging = self._staging
