@@ -291,11 +291,6 @@ def _compiled(pattern: str) -> _Compiled:
     return re.compile(pattern, re.ASCII), _required_literals(pattern)
 
 
-def _may_match(needs: frozenset[str] | None, t: str) -> bool:
-    # map() over the bound method: a generator expression here was a third of analyse().
-    return needs is None or any(map(t.__contains__, needs))
-
-
 @dataclass(frozen=True)
 class _IndexItem:
     family: str
@@ -522,6 +517,25 @@ def _phrase_pass(lex: _Lexicon, t: str, only: frozenset[str] | None = None) -> _
     return found, exempt
 
 
+_SCAN_LITERALS: dict[tuple[int, frozenset[str] | None], tuple[str, ...]] = {}
+
+
+def _scan_literals(lex: _Lexicon, only: frozenset[str] | None) -> tuple[str, ...]:
+    """Every prefilter literal of the regexes :func:`_scan` runs for ``only``."""
+    key = (id(lex), only)
+    found = _SCAN_LITERALS.get(key)
+    if found is None:
+        literals: set[str] = set()
+        for name, fam in lex.families.items():
+            if only is None or name in only:
+                for _entry, (_pat, needs) in fam.regexes:
+                    literals |= needs or set()
+                for _pat, needs in fam.exempt_regexes:
+                    literals |= needs or set()
+        found = _SCAN_LITERALS[key] = tuple(sorted(literals))
+    return found
+
+
 def _scan(lex: _Lexicon, t: str, *, only: frozenset[str] | None = None,
           seg_starts: Sequence[int] = (), orig: str | None = None,
           folded: _Folded | None = None, phrases: _PhrasePass | None = None
@@ -534,11 +548,13 @@ def _scan(lex: _Lexicon, t: str, *, only: frozenset[str] | None = None,
     pre_found, pre_exempt = phrases if phrases is not None else _phrase_pass(lex, t, only)
     found = {k: list(v) for k, v in pre_found.items() if only is None or k in only}
     exempt = {k: list(v) for k, v in pre_exempt.items() if only is None or k in only}
+    # Which prefilter literals occur in t, looked up once (not once per regex needing them).
+    present = frozenset(filter(t.__contains__, _scan_literals(lex, only)))
     for name, fam in lex.families.items():
         if only is not None and name not in only:
             continue
         for entry, (pat, needs) in fam.regexes:
-            if not _may_match(needs, t):
+            if needs is not None and needs.isdisjoint(present):
                 continue
             for m in pat.finditer(t):
                 if m.end() > m.start():
@@ -557,7 +573,7 @@ def _scan(lex: _Lexicon, t: str, *, only: frozenset[str] | None = None,
                     if m is not None and m.end() > m.start():
                         found.setdefault(name, []).append(_Hit(m.start(), m.end(), entry))
         for pat, needs in fam.exempt_regexes:
-            if _may_match(needs, t):
+            if needs is None or not needs.isdisjoint(present):
                 exempt.setdefault(name, []).extend(m.span() for m in pat.finditer(t)
                                                    if m.end() > m.start())
     out: dict[str, list[_Hit]] = {}
