@@ -7,6 +7,8 @@ import subprocess
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from conftest import NOW, message, proposal
 from memrepo import gate, layout, recall
@@ -204,3 +206,55 @@ def test_staged_tree_refuses_names_that_escape(store: Store, name: str) -> None:
         with pytest.raises(StoreError) as info:
             _git.edit_tree(tenant.repo, tenant.state().main_tree, {f"facts/{name}/f": blob})
     assert info.value.code == "bad_path"
+
+
+_PATHS = st.lists(st.sampled_from(["a", "b", "a.json", "a-b", "c"]), min_size=1, max_size=3
+                  ).map("/".join)
+_EDITS = st.lists(st.dictionaries(_PATHS, st.none() | st.binary(max_size=3), min_size=1,
+                                  max_size=4), min_size=1, max_size=6)
+
+
+@settings(max_examples=60, deadline=None)
+@given(edits=_EDITS)
+def test_staged_tree_edits_match_libgit2(edits: list[dict[str, bytes | None]]) -> None:
+    """Any sequence of edits, staged (trees patched, reordered, evicted from the parsed
+    cache) or made by libgit2's tree builder on disk, gives the same tree ids."""
+    import tempfile
+
+    import pygit2
+
+    from memrepo import _git
+
+    with tempfile.TemporaryDirectory() as tmp:
+        disk = pygit2.init_repository(tmp, bare=True)
+        staging = _git.open_staging(tmp)
+        staging.memory.trees.clear()
+        old_limit = _git.PARSED_TREES
+        _git.PARSED_TREES = 4
+        try:
+            staged_tip = disk_tip = None
+            for files in edits:
+                changes = {p: _git.write_blob(staging.repo, d) if d is not None else None
+                           for p, d in files.items()}
+                if any(_conflicts(p, files) for p in files):
+                    continue  # a path and a path below it in one edit: refused either way
+                try:
+                    disk_new = _git._apply(
+                        disk, disk.get(disk_tip) if disk_tip else None,
+                        _nest({p: None if d is None else disk.create_blob(d)
+                               for p, d in files.items()}), root=True)
+                except (StoreError, pygit2.GitError, ValueError):
+                    continue
+                base = staging.repo.get(staged_tip) if staged_tip else None
+                staged_new = _git.edit_tree(staging.repo, base, changes)
+                assert staged_new == disk_new
+                _git.write_pack(_git.pack_dir(disk), staging.objects, durable=False)
+                staging.objects.clear()
+                staged_tip = disk_tip = disk_new
+                assert disk.get(disk_new) is not None
+        finally:
+            _git.PARSED_TREES = old_limit
+
+
+def _conflicts(path: str, files: dict[str, object]) -> bool:
+    return any(other != path and other.startswith(path + "/") for other in files)

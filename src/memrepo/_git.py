@@ -778,15 +778,16 @@ class _MemoryObjects(pygit2.OdbBackend):
     directory is attached as an alternate, which libgit2 never writes to), so every
     blob, tree and commit of a batch lands here, readable at once by the decisions that
     follow, and nothing reaches the disk until :func:`write_pack` writes them all as one
-    pack. libgit2 skips writing an object some backend already has, so objects already
-    on disk are never duplicated.
+    pack. An object the disk has already (an unchanged tree, a blob written before) may
+    be written again in that pack: harmless, since ids are content, and maintenance keeps
+    one copy.
     """
 
     def __init__(self) -> None:
         super().__init__()
         self.objects: dict[Oid, tuple[int, bytes]] = {}
-        #: Parsed trees by id (see :meth:`edit_tree`); content-addressed, so entries stay
-        #: valid across batches, published or not. Cleared past :data:`PARSED_TREES`.
+        #: Trees by id (see :meth:`edit_tree`); content-addressed, so entries stay valid
+        #: across batches, published or not. The older half goes past PARSED_TREES.
         self.trees: dict[Oid, _Tree] = {}
 
     def exists_cb(self, oid: Oid) -> bool:
@@ -860,10 +861,20 @@ class _MemoryObjects(pygit2.OdbBackend):
                 data = tree[1]
             else:
                 found = self.objects.get(oid)
-                data = found[1] if found is not None else repo.odb.read(oid)[1]
+                try:
+                    data = found[1] if found is not None else repo.odb.read(oid)[1]
+                except (KeyError, pygit2.GitError) as exc:
+                    raise StoreError(f"tree {oid} is missing: {exc}",
+                                     code="object_missing") from exc
             tree = (_parse_tree(data), data)
-            self.trees[oid] = tree
+            self._remember(oid, tree)
         return tree  # type: ignore[return-value]
+
+    def _remember(self, oid: Oid, tree: _Tree) -> None:
+        self.trees[oid] = tree
+        if len(self.trees) > PARSED_TREES:  # the older half goes (insertion order)
+            for old in list(itertools.islice(self.trees, len(self.trees) // 2)):
+                del self.trees[old]
 
     def edit_tree(self, repo: pygit2.Repository, base: Oid | None,
                   node: Mapping[str, object], *, root: bool = False) -> Oid | None:
@@ -910,7 +921,7 @@ class _MemoryObjects(pygit2.OdbBackend):
             # offsets are found again by parsing, if this tree is ever edited in turn.
             data = b"".join([entry[3] for entry in sorted(entries.values())])
             oid = self.put(_TREE_TYPE, data)
-            self.trees[oid] = (None, data)
+            self._remember(oid, (None, data))
             return oid
         if patches:
             edited = bytearray(data)
@@ -918,10 +929,7 @@ class _MemoryObjects(pygit2.OdbBackend):
                 edited[offset : offset + len(entry_bytes)] = entry_bytes
             data = bytes(edited)
         oid = self.put(_TREE_TYPE, data)
-        self.trees[oid] = (entries, data)
-        if len(self.trees) > PARSED_TREES:  # the older half goes (insertion order)
-            for old in list(itertools.islice(self.trees, len(self.trees) // 2)):
-                del self.trees[old]
+        self._remember(oid, (entries, data))
         return oid
 
 
