@@ -26,7 +26,7 @@ Two passes:
   for all reachable objects with every delta recomputed and every object recompressed
   (``git repack -F``: git reuses objects of existing packs as they are, and packs
   written by batches hold no deltas and uncompressed trees), fsck, and a size report.
-  ``--fast`` keeps existing objects: cheaper on a large tenant, about 1.4 times the
+  ``--fast`` keeps existing objects: cheaper on a large tenant, about 2.5 times the
   bytes for a history written one commit per fact.
 """
 
@@ -339,8 +339,8 @@ def maintain(tenant: TenantRepo, *, repack: bool = True, fsck: bool = True,
 
     ``recompute_deltas=False`` keeps the deltas packs have (none, for packs written by
     batches; rough ones from light passes): cheaper on a large tenant, larger on disk
-    (4.4 instead of 3.1 KB per fact version for a history of one commit per fact, in
-    bench_durable's measurement).
+    (7.9 instead of 3.1 KB per fact version for a history of one commit per fact, in
+    bench_durable's measurement: batch packs hold trees uncompressed).
     """
     started = time.monotonic()
     path = tenant.path
