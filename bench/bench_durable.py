@@ -1,6 +1,6 @@
 """Durable commits, group commit and scale: the figures asked for in issue 6.
 
-    .venv/bin/python bench/bench_durable.py                  # 10k, 100k, 1M facts (~30 min)
+    .venv/bin/python bench/bench_durable.py                  # 10k, 100k, 1M facts (~70 min)
     .venv/bin/python bench/bench_durable.py --quick          # 2k and 10k facts (~3 min)
     .venv/bin/python bench/bench_durable.py --sizes 10000,1000000 --rounds 3 --json
 
