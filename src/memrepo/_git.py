@@ -155,12 +155,8 @@ def io_error(exc: OSError, what: str) -> StoreError:
     return StoreError(f"{what}: {exc.strerror or exc}", code="disk_full" if full else "io_error")
 
 
-def _on_disk(repo: pygit2.Repository) -> bool:
-    """Whether objects written through ``repo`` go to disk (not into a staged batch)."""
-    return getattr(repo, "_memrepo_staging", None) is None
-
-
 def _staging_of(repo: pygit2.Repository) -> _MemoryObjects | None:
+    """The memory a staged batch writes ``repo``'s objects into; None: they go to disk."""
     return getattr(repo, "_memrepo_staging", None)
 
 
@@ -218,8 +214,7 @@ def write_blob(repo: pygit2.Repository, data: bytes) -> Oid:
     if memory is not None:
         return memory.put(_BLOB_TYPE, data)
     try:
-        if _on_disk(repo):
-            io_point("loose blob")
+        io_point("loose blob")
         return _retry_vanished(lambda: repo.create_blob(data))
     except pygit2.GitError as exc:
         raise StoreError(f"cannot write object: {exc}", code="object_write_failed") from exc
@@ -325,8 +320,7 @@ def _apply(repo: pygit2.Repository, base: pygit2.Tree | None, node: Mapping[str,
     if not root and len(builder) == 0:
         return None
     try:
-        if _on_disk(repo):
-            io_point("loose tree")
+        io_point("loose tree")
         return _retry_vanished(builder.write)
     except pygit2.GitError as exc:
         raise StoreError(f"cannot write tree: {exc}", code="object_write_failed") from exc
@@ -359,8 +353,7 @@ def create_commit(
     if memory is not None:
         return memory.put_commit(tree, parents, message, sig)
     try:
-        if _on_disk(repo):
-            io_point("loose commit")
+        io_point("loose commit")
         return _retry_vanished(
             lambda: repo.create_commit(None, sig, sig, message, tree, parents))
     except pygit2.GitError as exc:
@@ -441,7 +434,7 @@ def compare_and_swap(
     expected_at = {ref: expected for ref, (expected, _new) in updates.items()}
     for ref, expected in (verify or {}).items():
         expected_at.setdefault(ref, expected)
-    staging = getattr(repo, "_memrepo_staging", None)
+    staging = _staging_of(repo)
     if staging is not None and staging.objects:
         write_pack(Path(repo.path) / "objects" / "pack", staging.objects,
                    durable=_LIBGIT2_FSYNC[0] if durable is None else durable)
@@ -996,7 +989,7 @@ def open_staging(path: str | os.PathLike[str]) -> Staging:
     except pygit2.GitError as exc:
         raise StoreError(f"cannot open {path} for staging: {exc}", code="not_a_repository"
                          ) from exc
-    repo._memrepo_staging = memory  # type: ignore[attr-defined]  # see _on_disk()
+    repo._memrepo_staging = memory  # type: ignore[attr-defined]  # see _staging_of()
     return Staging(repo, memory)
 
 
@@ -1028,7 +1021,8 @@ def _zlib_stored(data: bytes) -> bytes:
 
     For trees: mostly 20-byte hashes, which deflate shrinks by ~20% at ~5 µs per 100
     bytes, while a commit rewrites ~20 of them (a 256-entry fan-out tree costs 115 µs
-    at level 1). The full maintenance pass (`git repack -f`) turns most into deltas.
+    at level 1). The full maintenance pass (``git repack -F``) deltifies and compresses
+    them.
     """
     out = bytearray(b"\x78\x01")
     view = memoryview(data)

@@ -50,8 +50,8 @@ if TYPE_CHECKING:
 #: Published batches between two cheap checks of the object directory.
 AUTO_EVERY = 8
 #: More packs than this make the next check start a light pass. Far below git's
-#: gc.autoPackLimit (50): libgit2 re-lists the pack directory before writing every new
-#: object, at ~1.3 µs per pack, so 300 packs cost ~0.4 ms per object, ~10 ms per commit.
+#: gc.autoPackLimit (50): libgit2 looks an object up in the packs one after another, and
+#: a batch reads every object it writes through them before finding it in memory.
 AUTO_PACKS = 16
 #: More loose objects than this (estimated) too (git's gc.auto is 6700).
 AUTO_LOOSE = 2000

@@ -425,8 +425,8 @@ class TenantRepo:
             self._batches += 1
             if self._staging is None or self._batches % STAGING_REOPEN == 0:
                 # libgit2 keeps every pack it ever listed, also those a repack deleted,
-                # and searches them all before writing each new object: fresh handles
-                # (the parsed trees are content-addressed: they stay valid)
+                # and searches them all on every object read: fresh handles (the parsed
+                # trees are content-addressed: they stay valid)
                 old = self._staging
                 self._staging = _git.open_staging(self.path)
                 if old is not None:
