@@ -135,3 +135,13 @@ def test_fast_path_refuses_what_the_reference_refuses_with_the_same_reason() -> 
         with pytest.raises(InputError) as ref:
             canonical.check_jcs_value(value)
         assert (fast.value.code, str(fast.value)) == (ref.value.code, str(ref.value))
+
+
+def test_documents_the_store_writes_take_the_fast_path() -> None:
+    """The fast path only pays if fact files, records and hashes actually take it."""
+    fact = {"memoryId": "m", "value": "中文 pnpm", "confidence": 0.9, "version": 2,
+            "scope": {"kind": "global", "key": "default"}, "expiresAt": None,
+            "derivedFrom": ["m1"], "frozen": False}
+    assert canonical._checked_plain(fact)
+    assert not canonical._checked_plain({"confidence": 1.0})  # JCS writes 1, json 1.0
+    assert not canonical._checked_plain({"中文": 1})  # not ASCII: UTF-16 order decides
