@@ -247,6 +247,61 @@ def test_a_really_full_disk_fails_writes_cleanly_and_the_store_recovers(tmp_path
         subprocess.run(["umount", "-l", str(mnt)], check=False)
 
 
+
+_COMMIT_PAST_THE_LIMIT = """
+import json, sys
+from pathlib import Path
+from memrepo import _git
+from memrepo.errors import StoreError
+repo = _git.open_repo(Path(sys.argv[1]))
+try:
+    oid = _git.create_commit(repo, tree=_git.Oid(hex=sys.argv[2]),
+                             parents=[_git.Oid(hex=sys.argv[3])], message=sys.argv[4],
+                             author=_git.Author("t", "t@example.invalid"), when=1)
+    print(json.dumps({"id": str(oid)}))
+except StoreError as exc:
+    print(json.dumps({"error": exc.code}))
+"""
+
+
+def _at_most_bytes_per_file(limit: int) -> Any:
+    def limit_file_size() -> None:
+        import resource
+
+        signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # a write past the limit: EFBIG
+        resource.setrlimit(resource.RLIMIT_FSIZE, (limit, limit))
+    return limit_file_size
+
+
+def test_a_commit_object_that_cannot_be_written_is_an_error_not_an_id(tmp_path: Path) -> None:
+    """libgit2 1.9's ``git_commit_create`` returns success (and the new id) when writing
+    the commit object fails; found on a full tmpfs, where a confirmation then moved the
+    audit ref's reflog to a commit that was never written. A writer process whose files
+    may not grow past 1 KB (RLIMIT_FSIZE) must get an error from create_commit."""
+    import json
+    import sys
+
+    store = Store.init(tmp_path / "store", durable=True)
+    tenant = store.tenant(TENANT, create=True)
+    state = tenant.state()
+    assert state.main is not None and state.main_tree is not None
+    message = os.urandom(3000).hex() + "\n"  # ~3 KB once compressed
+    env = {**os.environ, "PYTHONDONTWRITEBYTECODE": "1"}
+    proc = subprocess.run(
+        [sys.executable, "-c", _COMMIT_PAST_THE_LIMIT, str(tenant.path),
+         str(state.main_tree.id), str(state.main), message],
+        preexec_fn=_at_most_bytes_per_file(1024), capture_output=True, text=True, env=env,
+        check=False)
+    assert proc.returncode == 0, proc.stderr
+    result = json.loads(proc.stdout)
+    assert result == {"error": "io_error"}, result
+    # and the same commit, allowed to grow, is written and readable
+    oid = _git.create_commit(tenant.repo, tree=state.main_tree.id, parents=[state.main],
+                             message=message, author=_git.Author("t", "t@example.invalid"),
+                             when=1)
+    assert _git.get_commit(tenant.repo, oid).message == message
+
+
 def _fill(ballast: Path, mount: Path, *, leave_kb: int) -> None:
     """Write a file until only ``leave_kb`` KB of the filesystem stay free."""
     st = os.statvfs(mount)

@@ -185,6 +185,32 @@ def test_staged_objects_are_the_objects_libgit2_writes(store: Store) -> None:
     assert _git_fsck(tenant.path).returncode == 0
 
 
+@pytest.mark.parametrize(("name", "email", "offset", "parents"), [
+    ("Zoë Reviewer", "zoe@example.invalid", 0, 1),
+    ("memrepo gate", "gate@memrepo.invalid", -330, 0),
+    ("李雷", "li@example.invalid", 540, 2),
+])
+def test_commits_are_the_bytes_libgit2_writes(store: Store, name: str, email: str,
+                                              offset: int, parents: int) -> None:
+    """Commits are formatted here for both paths (libgit2's create_commit hides write
+    errors, see test_faults); each must be byte-for-byte what libgit2 writes."""
+    import pygit2
+
+    from memrepo import _git
+
+    tenant = store.tenant("t1", create=True)
+    disk = tenant.repo
+    state = tenant.state()
+    assert state.main is not None and state.main_tree is not None
+    tree = state.main_tree.id
+    parent_ids = [state.main] * parents
+    sig = pygit2.Signature(name, email, 1_700_000_000, offset)
+    message = "gate: commit\n\nProposal-Id: x\n"
+    ours = _git.commit_bytes(tree, parent_ids, message, sig)
+    theirs = disk.create_commit(None, sig, sig, message, tree, parent_ids)
+    assert disk.odb.read(theirs)[1] == ours
+
+
 @pytest.mark.parametrize("name", ["..", ".", ".git", ".GIT", "a\0b"])
 def test_staged_tree_refuses_names_that_escape(store: Store, name: str) -> None:
     from memrepo import _git

@@ -349,17 +349,33 @@ def create_commit(
     except (ValueError, pygit2.GitError) as exc:
         raise StoreError(f"cannot sign a commit as {author.name!r} <{author.email}>: {exc}",
                          code="bad_signature") from exc
+    data = commit_bytes(tree, parents, message, sig)
     memory = _staging_of(repo)
     if memory is not None:
-        return memory.put_commit(tree, parents, message, sig)
+        return memory.put(_COMMIT_TYPE, data)
+    # Not repo.create_commit: libgit2 (1.9) returns success with the new id when writing
+    # the commit object fails (git_commit__create_internal drops git_odb_write's error),
+    # so on a full disk a ref would be moved to a commit that was never written.
     try:
         io_point("loose commit")
-        return _retry_vanished(
-            lambda: repo.create_commit(None, sig, sig, message, tree, parents))
+        return _retry_vanished(lambda: repo.odb.write(_COMMIT_TYPE, data))
     except pygit2.GitError as exc:
         raise StoreError(f"cannot write commit: {exc}", code="object_write_failed") from exc
     except OSError as exc:
         raise io_error(exc, "cannot write commit") from exc
+
+
+def commit_bytes(tree: Oid, parents: list[Oid], message: str, sig: pygit2.Signature) -> bytes:
+    """A commit object's bytes as libgit2 writes them (author = committer = ``sig``)."""
+    name, email = sig.name, sig.email
+    if "\n" in name or "\n" in email:
+        raise StoreError(f"a signature cannot contain a line break: {name!r}",
+                         code="bad_signature")
+    offset = sig.offset
+    zone = f"{'-' if offset < 0 else '+'}{abs(offset) // 60:02d}{abs(offset) % 60:02d}"
+    who = f"{name} <{email}> {sig.time} {zone}\n"
+    head = f"tree {tree}\n" + "".join(f"parent {p}\n" for p in parents)
+    return f"{head}author {who}committer {who}\n{message}".encode()
 
 
 def stale_lock_seconds() -> float:
@@ -832,20 +848,6 @@ class _MemoryObjects(pygit2.OdbBackend):
         oid = Oid(raw=digest.digest())
         self.objects[oid] = (kind, data)
         return oid
-
-    def put_commit(self, tree: Oid, parents: list[Oid], message: str,
-                   sig: pygit2.Signature) -> Oid:
-        """A commit object as libgit2 writes it (author = committer = ``sig``)."""
-        name, email = sig.name, sig.email
-        if "\n" in name or "\n" in email:
-            raise StoreError(f"a signature cannot contain a line break: {name!r}",
-                             code="bad_signature")
-        offset = sig.offset
-        zone = f"{'-' if offset < 0 else '+'}{abs(offset) // 60:02d}{abs(offset) % 60:02d}"
-        who = f"{name} <{email}> {sig.time} {zone}\n"
-        head = f"tree {tree}\n" + "".join(f"parent {p}\n" for p in parents)
-        data = f"{head}author {who}committer {who}\n{message}".encode()
-        return self.put(_COMMIT_TYPE, data)
 
     def _tree(self, repo: pygit2.Repository, oid: Oid) -> tuple[dict[str, _Entry], bytes]:
         tree = self.trees.get(oid)
