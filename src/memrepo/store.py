@@ -42,6 +42,8 @@ TENANTS_DIR = "tenants"
 GATE_AUTHOR = _git.Author("memrepo gate", "gate@memrepo.invalid")
 #: Batches between two fresh repository handles (see :meth:`TenantRepo.staged`).
 STAGING_REOPEN = 16
+#: Parsed messages a tenant handle keeps (see :meth:`TenantRepo.message`).
+MESSAGE_CACHE = 4096
 
 
 def _env_durable() -> bool:
@@ -162,6 +164,7 @@ class TenantRepo:
         self._staging: _git.Staging | None = None
         self._staging_lock = threading.Lock()
         self._batches = 0
+        self._messages: dict[_git.Oid, Message] = {}
         # Temp files of writers killed mid-write; only objects/ and objects/pack are scanned.
         _git.clean_temp_files(self._disk)
 
@@ -259,21 +262,32 @@ class TenantRepo:
         self._policy_cache = (obj.id, policy)
         return policy
 
+    def _message_blob(self, oid: _git.Oid) -> Message:
+        """The message stored in blob ``oid``, parsed once: every decision reads the whole
+        conversation of its evidence, and a stored message never changes."""
+        msg = self._messages.get(oid)
+        if msg is None:
+            msg = Message.model_validate(json.loads(_git.read_blob(self.repo, oid)))
+            if len(self._messages) >= MESSAGE_CACHE:
+                self._messages.clear()
+            self._messages[oid] = msg
+        return msg
+
     def message(self, message_id: str, state: State) -> Message | None:
         path = layout.message_path(message_id)
-        data = self._json(state.main_tree, path) or self._json(state.audit_tree, path)
-        if data is None:
-            return None
-        msg = Message.model_validate(data)
-        return msg if msg.message_id == message_id else None
+        for tree in (state.main_tree, state.audit_tree):
+            obj = _git.lookup(tree, path)
+            if obj is not None and obj.type == pygit2.GIT_OBJECT_BLOB:
+                msg = self._message_blob(obj.id)
+                return msg if msg.message_id == message_id else None
+        return None
 
     def conversation(self, conversation_id: str, state: State) -> list[Message]:
         """Every stored message of a conversation, in time order."""
         obj = _git.lookup(state.audit_tree, layout.conversation_dir(conversation_id))
         if not isinstance(obj, pygit2.Tree):
             return []
-        msgs = [Message.model_validate(json.loads(_git.read_blob(self.repo, oid)))
-                for _, oid in _git.walk_blobs(self.repo, obj)]
+        msgs = [self._message_blob(oid) for _, oid in _git.walk_blobs(self.repo, obj)]
         msgs = [m for m in msgs if m.conversation_id == conversation_id]
         return sorted(msgs, key=lambda m: (m.created_at, m.message_id))
 
