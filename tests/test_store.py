@@ -211,6 +211,22 @@ def test_commits_are_the_bytes_libgit2_writes(store: Store, name: str, email: st
     assert disk.odb.read(theirs)[1] == ours
 
 
+def test_a_commit_on_a_missing_tree_or_parent_is_refused(store: Store) -> None:
+    from memrepo import _git
+
+    tenant = store.tenant("t1", create=True)
+    state = tenant.state()
+    assert state.main is not None and state.main_tree is not None
+    ghost = _git.Oid(hex="0123456789abcdef0123456789abcdef01234567")
+    author = _git.Author("t", "t@example.invalid")
+    for tree, parents in ((ghost, [state.main]), (state.main_tree.id, [state.main, ghost])):
+        with pytest.raises(StoreError) as info:
+            _git.create_commit(tenant.repo, tree=tree, parents=parents, message="x\n",
+                               author=author)
+        assert info.value.code == "object_missing"
+        assert str(ghost) in str(info.value)
+
+
 @pytest.mark.parametrize("name", ["..", ".", ".git", ".GIT", "a\0b"])
 def test_staged_tree_refuses_names_that_escape(store: Store, name: str) -> None:
     from memrepo import _git

@@ -355,7 +355,12 @@ def create_commit(
         return memory.put(_COMMIT_TYPE, data)
     # Not repo.create_commit: libgit2 (1.9) returns success with the new id when writing
     # the commit object fails (git_commit__create_internal drops git_odb_write's error),
-    # so on a full disk a ref would be moved to a commit that was never written.
+    # so on a full disk a ref would be moved to a commit that was never written. Its
+    # check that the tree and parents exist is kept.
+    missing = [str(oid) for oid in (tree, *parents) if oid not in repo.odb]
+    if missing:
+        raise StoreError(f"cannot write a commit on missing objects {', '.join(missing)}",
+                         code="object_missing")
     try:
         io_point("loose commit")
         return _retry_vanished(lambda: repo.odb.write(_COMMIT_TYPE, data))
