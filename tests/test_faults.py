@@ -235,6 +235,9 @@ def test_a_really_full_disk_fails_writes_cleanly_and_the_store_recovers(tmp_path
             reports = _burst(root)
             ballast.unlink()
             context = f"{kb} KB free: {reports}"
+            # the operator's cue, whichever layer (ours, libgit2, the OS) saw the disk full
+            assert {o for _, o in reports if o.startswith("ERROR")} <= {"ERROR:disk_full"}, \
+                context
             _check(root, reports, context)
             shutil.rmtree(root)
             failed = sum(outcome.startswith("ERROR") for _, outcome in reports)
@@ -395,3 +398,25 @@ def test_store_errors_are_memrepo_errors() -> None:
     exc = _git.io_error(OSError(errno.ENOSPC, "No space left on device"), "x")
     assert exc.code == "disk_full"
     assert _git.io_error(OSError(errno.EIO, "I/O error"), "x").code == "io_error"
+
+
+@pytest.mark.parametrize(("exc", "code"), [
+    (OSError(errno.ENOSPC, os.strerror(errno.ENOSPC)), "disk_full"),
+    (OSError(errno.EDQUOT, os.strerror(errno.EDQUOT)), "disk_full"),
+    (OSError(errno.EIO, os.strerror(errno.EIO)), "io_error"),
+    # libgit2's OS errors, as pygit2 raises them: no errno, the words in the message
+    (OSError(f"failed to write out file: {os.strerror(errno.ENOSPC)}"), "disk_full"),
+    (OSError("failed to write out file"), "io_error"),
+])
+def test_a_full_disk_is_named_so_whoever_reports_it(exc: OSError, code: str) -> None:
+    assert _git.io_error(exc, "cannot write").code == code
+
+
+def test_libgit2_write_errors_name_a_full_disk() -> None:
+    import pygit2
+
+    full = pygit2.GitError(f"failed to write out file: {os.strerror(errno.ENOSPC)}")
+    assert _git.write_error(full, "cannot update main", "ref_update_failed").code == "disk_full"
+    other = pygit2.GitError("failed to lock file 'refs/heads/main.lock' for writing")
+    assert _git.write_error(other, "cannot update main", "ref_update_failed").code == \
+        "ref_update_failed"

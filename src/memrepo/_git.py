@@ -151,8 +151,21 @@ def io_point(where: str) -> None:
 
 def io_error(exc: OSError, what: str) -> StoreError:
     """An OSError from a write, as the StoreError callers see (``disk_full`` or ``io_error``)."""
-    full = exc.errno in (errno.ENOSPC, errno.EDQUOT)
+    # libgit2's OS errors reach us as OSError without an errno: only their words tell.
+    full = exc.errno in (errno.ENOSPC, errno.EDQUOT) or (
+        exc.errno is None and any(words in str(exc) for words in _DISK_FULL_WORDS))
     return StoreError(f"{what}: {exc.strerror or exc}", code="disk_full" if full else "io_error")
+
+
+#: How libgit2 words a full disk in the errors it raises (it keeps no errno).
+_DISK_FULL_WORDS = (os.strerror(errno.ENOSPC), os.strerror(errno.EDQUOT))
+
+
+def write_error(exc: pygit2.GitError, what: str, code: str) -> StoreError:
+    """A libgit2 write error as callers see it: ``disk_full`` when the disk is, else
+    ``code`` (a caller's retry policy differs: a full disk needs an operator)."""
+    full = any(words in str(exc) for words in _DISK_FULL_WORDS)
+    return StoreError(f"{what}: {exc}", code="disk_full" if full else code)
 
 
 def _staging_of(repo: pygit2.Repository) -> _MemoryObjects | None:
@@ -164,7 +177,7 @@ def init_bare(path: Path) -> pygit2.Repository:
     try:
         repo = pygit2.init_repository(str(path), bare=True, initial_head="main")
     except pygit2.GitError as exc:
-        raise StoreError(f"cannot create repository at {path}: {exc}", code="init_failed") from exc
+        raise write_error(exc, f"cannot create repository at {path}", "init_failed") from exc
     return repo
 
 
@@ -217,7 +230,7 @@ def write_blob(repo: pygit2.Repository, data: bytes) -> Oid:
         io_point("loose blob")
         return _retry_vanished(lambda: repo.create_blob(data))
     except pygit2.GitError as exc:
-        raise StoreError(f"cannot write object: {exc}", code="object_write_failed") from exc
+        raise write_error(exc, "cannot write object", "object_write_failed") from exc
     except OSError as exc:
         raise io_error(exc, "cannot write object") from exc
 
@@ -323,7 +336,7 @@ def _apply(repo: pygit2.Repository, base: pygit2.Tree | None, node: Mapping[str,
         io_point("loose tree")
         return _retry_vanished(builder.write)
     except pygit2.GitError as exc:
-        raise StoreError(f"cannot write tree: {exc}", code="object_write_failed") from exc
+        raise write_error(exc, "cannot write tree", "object_write_failed") from exc
     except OSError as exc:
         raise io_error(exc, "cannot write tree") from exc
 
@@ -365,7 +378,7 @@ def create_commit(
         io_point("loose commit")
         return _retry_vanished(lambda: repo.odb.write(_COMMIT_TYPE, data))
     except pygit2.GitError as exc:
-        raise StoreError(f"cannot write commit: {exc}", code="object_write_failed") from exc
+        raise write_error(exc, "cannot write commit", "object_write_failed") from exc
     except OSError as exc:
         raise io_error(exc, "cannot write commit") from exc
 
@@ -472,7 +485,7 @@ def compare_and_swap(
             except pygit2.GitError as exc:
                 if "lock" in str(exc).lower():
                     return False
-                raise StoreError(f"cannot lock refs: {exc}", code="ref_update_failed") from exc
+                raise write_error(exc, "cannot lock refs", "ref_update_failed") from exc
             for ref, expected in expected_at.items():
                 if resolve(repo, ref) != expected:
                     return False
@@ -483,8 +496,7 @@ def compare_and_swap(
                     with _libgit2_fsync(durable):
                         held[ref].commit()
                 except pygit2.GitError as exc:
-                    raise StoreError(f"cannot update {ref}: {exc}",
-                                     code="ref_update_failed") from exc
+                    raise write_error(exc, f"cannot update {ref}", "ref_update_failed") from exc
                 except OSError as exc:
                     raise io_error(exc, f"cannot update {ref}") from exc
         finally:
