@@ -334,9 +334,22 @@ SARCASTIC: list[Row] = [
      "Remember I code in Word", "Word"),
     ("sarcastic", False, "Oh great, another meeting. Anyway, remember I use Kitty.",
      "remember I use Kitty", "Kitty"),
+    # Sincere praise of one's own choice after the instruction is not irony by itself;
+    # next to a joke choice it is ("Truly cutting edge." stays strong on its own).
+    ("sarcastic", False, "Remember I use Neovim as my editor. Really fast.",
+     "I use Neovim as my editor", "Neovim"),
+    ("sarcastic", False, "From now on use tabs. Very readable.", "use tabs", "tabs"),
+    ("sarcastic", False, "记住我用 pnpm，稳得很。", "我用 pnpm", "pnpm"),
+    ("sarcastic", False, "记住以后都用 pnpm，真的高效极了。", "以后都用 pnpm", "pnpm"),
+    ("sarcastic", True, "Remember my editor is Notepad. Really fast.",
+     "my editor is Notepad", "Notepad"),
+    ("sarcastic", True, "Remember we deploy by FTP. Truly cutting edge.",
+     "we deploy by FTP", "FTP"),
+    ("sarcastic", True, "记住我用记事本写代码，稳得很。", "我用记事本写代码", "记事本"),
 ]
 
 TEMPORARY: list[Row] = [
+    ("temporary", False, "记住，下次也用 pnpm。", "下次也用 pnpm", "pnpm"),
     ("temporary", True, "For now, let's use SQLite.", "let's use SQLite", "SQLite"),
     ("temporary", True, "Use Python 3.11 for this task.", "Use Python 3.11", "Python 3.11"),
     ("temporary", True, "Just this once, answer in Italian.", "answer in Italian", "Italian"),
@@ -364,6 +377,8 @@ TEMPORARY: list[Row] = [
 ]
 
 RETRACTED: list[Row] = [
+    ("retracted", False, "记住：比对时忽略空格差异。", "比对时忽略空格差异", "ignore whitespace"),
+    ("retracted", True, "记住我用 pnpm。忽略我刚才说的话吧。", "我用 pnpm", "pnpm"),
     ("retracted", True, "Remember I use Yarn. Actually, no, I use pnpm.", "Remember I use Yarn",
      "Yarn"),
     ("retracted", True, "Save that my city is Austin... never mind.", "my city is Austin",
@@ -592,9 +607,129 @@ CATEGORY_RULES: list[Row] = [
      "my branch is fix/pay", "fix/pay"),
 ]
 
+# Rules found by the third held-out batch (tests/cases/holdout3-*.jsonl), each as a general
+# pattern with a row that must not fire. Sentences are written for these tests.
+GENERALISATION: list[Row] = [
+    # frequency adverbs deny the habit; an unrelated one elsewhere does not
+    ("negated", True, "Remember that I rarely drink soda.", "I rarely drink soda", "soda"),
+    ("negated", True, "Remember I barely use Windows.", "I barely use Windows", "Windows"),
+    ("negated", False, "I rarely travel, but remember I use pnpm.", "remember I use pnpm",
+     "pnpm"),
+    ("negated", True, "记住我很少用 Docker", "我很少用 Docker", "Docker"),
+    ("negated", True, "Atom 我早就卸了", "Atom 我早就卸了", "Atom"),
+    ("negated", False, "记住我用 Vim，Atom 早就卸了", "记住我用 Vim", "Vim"),
+    # possessives of more people; a contraction of "is" is not a possessive
+    ("other_person", True, "Remember my co-founder's editor is Emacs.",
+     "my co-founder's editor is Emacs", "Emacs"),
+    ("other_person", True, "Remember my cat's name is Miso.", "my cat's name is Miso", "Miso"),
+    ("other_person", False, "Remember my name's Ren.", "my name's Ren", "Ren"),
+    ("other_person", True, "Remember that the contractor's timezone is Asia/Manila.",
+     "the contractor's timezone is Asia/Manila", "Asia/Manila"),
+    # a named third person with a naming or working verb
+    ("other_person", True, "Remember that Rosa goes by Ro.", "Rosa goes by Ro", "Ro"),
+    ("other_person", True, "Remember Ivan is on Europe/Kyiv.", "Ivan is on Europe/Kyiv",
+     "Europe/Kyiv"),
+    ("other_person", True, "Remember the other Lee uses Rider.", "the other Lee uses Rider",
+     "Rider"),
+    ("other_person", False, "Remember that I go by Ro.", "I go by Ro", "Ro"),
+    # someone else's request relayed
+    ("other_person", True, "Per my manager, remember we deploy to GCP.",
+     "remember we deploy to GCP", "GCP"),
+    ("other_person", True, "At the client's request, replies should be in Italian.",
+     "replies should be in Italian", "Italian"),
+    ("other_person", True, "按照老板的要求，以后都部署到阿里云", "以后都部署到阿里云", "阿里云"),
+    ("other_person", False, "按我的意思，以后都用中文回复", "以后都用中文回复", "中文"),
+    # Chinese: more roles and verbs, titles, Latin names, groups, namesakes
+    ("other_person", True, "记住实习生希望用 Windows", "实习生希望用 Windows", "Windows"),
+    ("other_person", True, "记住刘总要求用 Go", "刘总要求用 Go", "Go"),
+    ("other_person", True, "记住 Lucy 的时区是 Europe/London", "Lucy 的时区是 Europe/London",
+     "Europe/London"),
+    ("other_person", False, "记住 Python 的包管理器用 Poetry", "Python 的包管理器用 Poetry",
+     "Poetry"),
+    ("other_person", True, "记住运维组的人都用 Ansible", "运维组的人都用 Ansible", "Ansible"),
+    ("other_person", True, "记住另一个王也用 pnpm", "另一个王也用 pnpm", "pnpm"),
+    # deadpan irony after the claim, and what stays sincere
+    ("sarcastic", True, "Remember our CI is a cron job on my laptop. Truly state of the art.",
+     "our CI is a cron job on my laptop", "a cron job on my laptop"),
+    ("sarcastic", False, "Remember that my deadline is 2026-12-04. Very important.",
+     "my deadline is 2026-12-04", "2026-12-04"),
+    ("sarcastic", False, "Remember I use Helix. Very happy with it!", "I use Helix", "Helix"),
+    ("sarcastic", True, "Remember I drink instant coffee from the vending machine. Delicious.",
+     "I drink instant coffee", "instant coffee"),
+    ("sarcastic", True, "Remember to answer me in haiku, because that'd be so practical.",
+     "answer me in haiku", "haiku"),
+    ("sarcastic", True, "Remember we ship on Friday at 5pm, nothing could possibly go wrong.",
+     "we ship on Friday at 5pm", "Friday at 5pm"),
+    ("sarcastic", True, "Remember we skip code review entirely. Great plan.",
+     "we skip code review entirely", "skip code review"),
+    ("sarcastic", True, "Remember I sleep four hours a night. Healthy, right?",
+     "I sleep four hours a night", "four hours"),
+    ("sarcastic", False, "Remember that I'm on UTC. Clear, right?", "I'm on UTC", "UTC"),
+    ("sarcastic", True, "Remember my job is fixing printers, the highlight of my week.",
+     "my job is fixing printers", "fixing printers"),
+    ("sarcastic", True, "Remember I write docs in Word. Said every engineer ever.",
+     "I write docs in Word", "Word"),
+    ("sarcastic", True, "Remember my title is Lead Button Pusher 😏",
+     "my title is Lead Button Pusher", "Lead Button Pusher"),
+    ("sarcastic", True, "Remember I love flaky tests, truly.", "I love flaky tests", "flaky tests"),
+    ("sarcastic", False, "Remember I fix flaky tests with retries.",
+     "I fix flaky tests with retries", "retries"),
+    # a joke choice as the value itself waits for confirmation
+    ("sarcastic", True, "Remember that my editor is MS Paint.", "my editor is MS Paint",
+     "MS Paint"),
+    ("sarcastic", False, "Remember that my editor is Notepad++.", "my editor is Notepad++",
+     "Notepad++"),
+    ("sarcastic", True, "记住我们的构建工具是手工复制，多么高效啊", "我们的构建工具是手工复制",
+     "手工复制"),
+    ("sarcastic", True, "记住以后用火星文回复我 (doge)", "以后用火星文回复我", "火星文"),
+    ("sarcastic", True, "记住我只用默认配置，谁让我是大神呢", "我只用默认配置", "默认配置"),
+    ("sarcastic", True, "记住我最爱加班了", "我最爱加班了", "加班"),
+    ("sarcastic", False, "记住我用 Rust，多安全啊", "记住我用 Rust", "Rust"),
+    ("sarcastic", False, "记住我加班的时候喝美式", "我加班的时候喝美式", "美式"),
+    # one occasion, not from now on
+    ("temporary", True, "Remember to use bullet points in the next reply.",
+     "use bullet points", "bullet points"),
+    ("temporary", True, "记一下，上线那天部署到 Netlify", "部署到 Netlify", "Netlify"),
+    ("temporary", True, "记住，接下来两周我在 Asia/Seoul", "我在 Asia/Seoul", "Asia/Seoul"),
+    ("temporary", True, "下次回复用表格", "下次回复用表格", "表格"),
+    ("temporary", False, "接下来回复都用英文", "接下来回复都用英文", "英文"),
+    # withdrawals with adverbs, jokes owned up to, bare "no"
+    ("retracted", True, "Remember I use Helix. Ignore what I just said.", "I use Helix", "Helix"),
+    ("retracted", True, "Remember I'm on Asia/Tokyo. Forget I ever said that.",
+     "I'm on Asia/Tokyo", "Asia/Tokyo"),
+    ("retracted", True, "Remember I'm a PM. lol no", "I'm a PM", "PM"),
+    ("retracted", True, "Remember I use Kate. Scrap that.", "I use Kate", "Kate"),
+    ("retracted", True, "Remember I use Kate. Hmm, no.", "I use Kate", "Kate"),
+    ("retracted", True, "Remember I use Kate. I'm joking.", "I use Kate", "Kate"),
+    ("retracted", False, "Remember I use Kate, I'm not joking.", "I use Kate", "Kate"),
+    ("retracted", True, "记住我用 Kate，开个玩笑", "记住我用 Kate", "Kate"),
+    ("retracted", False, "记住我用 Kate，不是开玩笑", "记住我用 Kate", "Kate"),
+    ("retracted", False, "记住我的时区是 Asia/Tokyo，别忽略", "我的时区是 Asia/Tokyo",
+     "Asia/Tokyo"),
+    # a bare withdrawal names what follows it; a cue ending in its determiner names its object
+    ("retracted", False, "Remember I use Kate. Never mind, the typo was mine.", "I use Kate",
+     "Kate"),
+    ("retracted", True, "Remember I use Kate. Never mind, the editor thing.", "I use Kate",
+     "Kate"),
+    ("retracted", False, "Remember I use Kate. Also scratch the ticket I opened.", "I use Kate",
+     "Kate"),
+    ("retracted", True, "Remember I use Kate. Also scratch the editor.", "I use Kate", "Kate"),
+    ("retracted", False, "记住我用 Kate。算了，那个报错不管了", "记住我用 Kate", "Kate"),
+    ("retracted", True, "记住我用 Kate。算了，那个编辑器换回 vim 吧", "记住我用 Kate", "Kate"),
+    # explicit: "put it into memory", spelling variants
+    ("explicit", True, "把这条加到你的记忆里：我喝拿铁", "我喝拿铁", "拿铁"),
+    ("explicit", True, "From now onwards, reply in Dutch.", "reply in Dutch", "Dutch"),
+    ("explicit", True, "going fwd, use spaces", "use spaces", "spaces"),
+    ("explicit", True, "记注，我用 pnpm", "我用 pnpm", "pnpm"),
+    ("explicit", False, "我在记注释的写法", "我在记注释的写法", "注释"),
+    # "应该会" (will probably) hedges; a normative "应该" (should) does not
+    ("hedged", True, "记住我应该会用 Bun", "我应该会用 Bun", "Bun"),
+    ("hedged", False, "记住回复应该简洁", "回复应该简洁", "简洁"),
+]
+
 ALL_ROWS: list[Row] = (EXPLICIT + NEGATED + OTHER_PERSON + QUESTION + HYPOTHETICAL + HEDGED
                        + SARCASTIC + TEMPORARY + RETRACTED + PASTED + UPDATE_INJECTION
-                       + GROUNDED + CATEGORY_RULES)
+                       + GROUNDED + CATEGORY_RULES + GENERALISATION)
 
 
 def _row_id(row: Row) -> str:
@@ -690,6 +825,25 @@ RETRACTION_CONV: list[tuple[bool, list[tuple[str, str, str | None, str]]]] = [
              ("m2", "assistant", None, "Never mind, I will remember it.")]),
     (False, [("m1", "user", "u-1", "Remember I use Yarn."),
              ("m2", "user", "u-1", "Thanks! Also I use Vim.")]),
+    # a bare "no" takes back what came before it, unless it answers a question
+    (True, [("m1", "user", "u-1", "Remember I use Yarn."), ("m2", "user", "u-1", "hmm, no")]),
+    (True, [("m1", "user", "u-1", "Remember I use Yarn."), ("m2", "assistant", None, "Saved."),
+            ("m3", "user", "u-1", "nope.")]),
+    (False, [("m1", "user", "u-1", "Remember I use Yarn."),
+             ("m2", "assistant", None, "Saved. Do you use Node 22 as well?"),
+             ("m3", "user", "u-1", "no")]),
+    (True, [("m1", "user", "u-1", "Remember I use Yarn."),
+            ("m2", "assistant", None, "Saved. Anything else?"),
+            ("m3", "user", "u-1", "no, forget it actually")]),
+    (True, [("m1", "user", "u-1", "Remember I use Yarn."),
+            ("m2", "assistant", None, "Should I save that to memory?"),
+            ("m3", "user", "u-1", "no")]),
+    (True, [("m1", "user", "u-1", "Remember I use Yarn."),
+            ("m2", "user", "u-1", "Ignore what I literally just said.")]),
+    (True, [("m1", "user", "u-1", "Remember I use Yarn."),
+            ("m2", "user", "u-1", "that was a joke")]),
+    (True, [("m1", "user", "u-1", "Remember I use Yarn."), ("m2", "user", "u-1", "改主意了")]),
+    (True, [("m1", "user", "u-1", "Remember I use Yarn."), ("m2", "user", "u-1", "不对不对")]),
 ]
 
 
@@ -744,6 +898,20 @@ SCOPED_RETRACTION: list[tuple[bool, tuple[str, str], str, Any]] = [
     (True, ("Remember I use Yarn.", "forget the tooling thing"), "I use Yarn", "Yarn"),
     (True, ("记住我用 Yarn", "算了，那个需求别记了"), "我用 Yarn", "Yarn"),
     (False, ("记住我用 Yarn", "更正一下刚才那个报错：是安卓上崩，不是 iOS。"), "我用 Yarn", "Yarn"),
+    # a topic named before the withdrawal ("the tabs bit — scratch that")
+    (False, ("Remember I use Yarn and tabs.", "Oh, the tabs bit — scratch that."), "I use Yarn",
+     "Yarn"),
+    (True, ("Remember I use Yarn and tabs.", "Oh, the tabs bit — scratch that."), "tabs",
+     "tabs"),
+    # a bare withdrawal followed by what it is about ("never mind, the build is green")
+    (False, ("Remember I use Yarn.", "never mind, the build is green now"), "I use Yarn",
+     "Yarn"),
+    (True, ("Remember I use Yarn.", "never mind, the package manager thing"), "I use Yarn",
+     "Yarn"),
+    (False, ("Remember I use Yarn.", "Also scratch the ticket I opened this morning."),
+     "I use Yarn", "Yarn"),
+    (False, ("记住我用 Yarn", "算了，那个日志不用看了"), "我用 Yarn", "Yarn"),
+    (True, ("记住我用 Yarn", "算了，那个包管理器的事先放放"), "我用 Yarn", "Yarn"),
 ]
 
 
@@ -778,6 +946,20 @@ PASTE_CONV: list[tuple[bool, list[tuple[str, str, str, str]], str, str, Any]] = 
     (False, [("u0", "user", "user", "Preferred package manager for this machine: bun always"),
              ("u1", "user", "user", "fyi: Preferred package manager for this machine: bun")],
      "u1", "Preferred package manager for this machine: bun", "bun"),
+    # restating the assistant's guessed value in one's own instruction confirms it; the
+    # same words from a web page are still the page's
+    (False, [("a1", "assistant", "assistant", "So your job title is senior data platform "
+              "engineer?"),
+             ("u1", "user", "user", "yes, remember my title is senior data platform engineer")],
+     "u1", "remember my title is senior data platform engineer",
+     "senior data platform engineer"),
+    (True, [("w1", "tool", "web", "Team page: your job title is senior data platform engineer."),
+            ("u1", "user", "user", "yes, remember my title is senior data platform engineer")],
+     "u1", "remember my title is senior data platform engineer",
+     "senior data platform engineer"),
+    (False, [("a1", "assistant", "assistant", "以后都用繁体中文回复你，可以吗？"),
+             ("u1", "user", "user", "可以，以后都用繁体中文回复我")],
+     "u1", "以后都用繁体中文回复我", "繁体中文"),
 ]
 
 

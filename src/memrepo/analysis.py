@@ -222,6 +222,7 @@ class _Entry:
     cased: bool = False                  # matched against the original, un-folded text
     anywhere: bool = False               # retraction family: prohibitions count anywhere
     habitual: bool = False               # explicit: not after a subject ("I always use…")
+    answer: bool = False                 # retracted: a bare "no" that may answer a question
     reset: re.Pattern[str] | None = None  # negators: what ends this negator's reach
     reach: int | None = None             # negators: most words between it and the value
 
@@ -394,7 +395,8 @@ class _Builder:
             entry = _Entry(name, lang, str(item.get("id") or item["re"]),
                            at_start=item.get("at") == "start", cased=bool(item.get("cased")),
                            anywhere=bool(item.get("anywhere")), reset=reset,
-                           reach=item.get("reach"), habitual=bool(item.get("habitual")))
+                           reach=item.get("reach"), habitual=bool(item.get("habitual")),
+                           answer=bool(item.get("answer")))
             if entry.at_start or entry.cased:
                 self.special.setdefault(name, []).append((entry, re.compile(item["re"],
                                                                             re.ASCII)))
@@ -1292,17 +1294,27 @@ class _Named:
 
 
 #: The noun phrase a retraction names right after itself: "never mind *the typo* in …".
+_OBJECT_TAIL = (r"([^,.;:!?()\n]{1,40}?)(?=\s+(?:in|on|at|for|from|of|to|with|about|because"
+                r"|since|as|and|but|i|it|which|that|if|so)\b|\s*[,.;:!?()\n]|\s*$)")
 _NAMED_OBJECT_RE = re.compile(
-    r"[ \t]*(?:about\s+|of\s+)?(?:the|my|your|our|this|that|these|those)\s+"
-    r"([^,.;:!?()\n]{1,40}?)(?=\s+(?:in|on|at|for|from|of|to|with|about|because|since|as|and"
-    r"|but|i|it|which|that|if|so)\b|\s*[,.;:!?()\n]|\s*$)")
+    r"[ \t]*(?:about\s+|of\s+)?(?:the|my|your|our|this|that|these|those)\s+" + _OBJECT_TAIL)
+#: …and after a cue that already ends in its determiner ("scratch the *bug report* I filed").
+#: "that"/"this" are left out: in "scratch that" they are the object, not its determiner.
+_DETERMINER_END_RE = re.compile(r"\b(?:the|my|your|our|these|those)$")
+_NAMED_AFTER_DETERMINER_RE = re.compile(r"[ \t]*" + _OBJECT_TAIL)
+#: A Chinese segment that opens on a demonstrative names its topic ("那个 bug 不修了").
+_CJK_DEMONSTRATIVE_RE = re.compile(r"(?:那|这)(?:个|条|句|件|部分|段|块|些|一条|一个|一句)")
 
 
 def _named(lex: _Lexicon, t: str, hits: Iterable[_Hit], seg_of: Callable[[int], tuple[int, int]],
-           values: Sequence[tuple[int, int]]) -> _Named:
+           values: Sequence[tuple[int, int]],
+           next_seg: Callable[[int], tuple[int, int] | None] = lambda _pos: None) -> _Named:
     """What some retraction cues of one sentence name: the rest of their segment ("Zed 那个
-    划掉", "回复风格那条不要了"), a noun phrase right after them ("never mind the typo"), and
-    the words inside a cue with a gap ("scratch the Zed part")."""
+    划掉", "回复风格那条不要了"), a noun phrase right after them ("never mind the typo",
+    "scratch the bug report"), the words inside a cue with a gap ("scratch the Zed part"),
+    and, for a cue standing alone in its segment, a determiner-led next segment ("never
+    mind, the typo was mine", "算了，那个 bug 不修了"): a bare "never mind" followed by what
+    it is about names that, as surely as "never mind the typo" does."""
     spans: list[tuple[int, int]] = []       # any word counts
     cjk_after: list[tuple[int, int]] = []   # CJK only: "更正一下刚才那个报错"
     latin: list[tuple[int, int]] = []       # Latin only: inside "scratch the … part"
@@ -1310,11 +1322,22 @@ def _named(lex: _Lexicon, t: str, hits: Iterable[_Hit], seg_of: Callable[[int], 
         sa, sb = seg_of(h.start)
         spans.append((sa, h.start))
         cjk_after.append((h.end, max(h.end, sb)))
-        m = _NAMED_OBJECT_RE.match(t, h.end)
+        obj_re = _NAMED_AFTER_DETERMINER_RE if _DETERMINER_END_RE.search(t, h.start, h.end) \
+            else _NAMED_OBJECT_RE
+        m = obj_re.match(t, h.end)
         if m:
             spans.append((h.end, m.end(1)))
         if "…" in h.entry.cue:
             latin.append((h.start, h.end))
+        nxt = next_seg(h.start)
+        if m is None and nxt is not None and "…" not in h.entry.cue and \
+                not _tokens(lex, t, [(sa, h.start), (h.end, max(h.end, sb))], unigrams=True):
+            na, nb = nxt
+            topic = _NAMED_OBJECT_RE.match(t, na)
+            if topic is not None and topic.start(1) < nb:
+                spans.append((na, min(nb, topic.end(1))))
+            elif _CJK_DEMONSTRATIVE_RE.match(t, na):
+                spans.append((na, nb))
     words = _tokens(lex, t, spans, unigrams=True)
     words |= {w for w in _tokens(lex, t, cjk_after, unigrams=True) if _is_cjk(w[0])}
     words |= {w for w in _tokens(lex, t, latin) if w.isascii()}
@@ -1388,10 +1411,16 @@ def _retraction_in_message(ctx: _Ctx, sent: _Sentence, seg: tuple[int, int], thr
         si = ctx.sent_at(pos)
         return ctx.sents[si].segs[ctx.seg_at(si, pos)]
 
+    def next_seg(pos: int) -> tuple[int, int] | None:
+        si = ctx.sent_at(pos)
+        gi = ctx.seg_at(si, pos) + 1
+        segs = ctx.sents[si].segs
+        return segs[gi] if gi < len(segs) else None
+
     by_sentence: dict[int, list[_Hit]] = {}
     for h in candidates:
         by_sentence.setdefault(ctx.sent_at(h.start), []).append(h)
-    names = {si: _named(ctx.lex, ctx.t, hs, seg_of, ctx.value_spans)
+    names = {si: _named(ctx.lex, ctx.t, hs, seg_of, ctx.value_spans, next_seg)
              for si, hs in by_sentence.items()}
     for h in candidates:
         if h.entry.anywhere and sent.start <= h.start < sent.end:
@@ -1432,6 +1461,11 @@ def _retraction_later(lex: _Lexicon, mt: str, leaves: Sequence[_Leaf], target: _
     around = _NO_WORDS
     for x in between:
         around = around | _words(lex, x, [(0, len(x))])
+    # A bare "no" right after somebody else's question answers that question ("Do you use
+    # Node too?" – "no"); it takes back nothing. A question about the memory itself ("Should
+    # I save that?") is the exception: "no" to it declines the memory.
+    asked = bool(between) and "?" in between[-1] and \
+        not _scan(lex, between[-1], only=frozenset({"explicit"})).get("explicit")
 
     def sentence_of(pos: int) -> int:
         return max(0, bisect_right(starts, pos) - 1)
@@ -1440,12 +1474,20 @@ def _retraction_later(lex: _Lexicon, mt: str, leaves: Sequence[_Leaf], target: _
         segs = sents[sentence_of(pos)].segs
         return segs[max(0, bisect_right([x for x, _ in segs], pos) - 1)]
 
+    def next_seg(pos: int) -> tuple[int, int] | None:
+        segs = sents[sentence_of(pos)].segs
+        gi = max(0, bisect_right([x for x, _ in segs], pos) - 1) + 1
+        return segs[gi] if gi < len(segs) else None
+
     by_sentence: dict[int, list[_Hit]] = {}
     for h in candidates:
         by_sentence.setdefault(sentence_of(h.start), []).append(h)
-    names = {si: _named(lex, mt, hs, seg_of, values) for si, hs in by_sentence.items()}
+    names = {si: _named(lex, mt, hs, seg_of, values, next_seg)
+             for si, hs in by_sentence.items()}
     found: list[str] = []
     for h in candidates:
+        if h.entry.answer and asked:
+            continue
         si = sentence_of(h.start)
         sent = sents[si]
         region_a = seg_of(h.start)[0]
@@ -1612,7 +1654,11 @@ def analyse(
             si = ctx.sent_at(ns)
             anchors.append(sents[si].segs[ctx.seg_at(si, ns)])
 
-    absurd = bool(hits.get("absurd")) or any(_absurd_value(lex, leaf.label) for leaf in leaves)
+    # A joke choice as the proposed value itself ("my editor is Notepad", "数据库就是个
+    # Excel 表") is doubtful on its own: those are said in jest far more often than meant,
+    # so it waits for confirmation even when no irony marker comes with it.
+    absurd_choice = any(_absurd_value(lex, leaf.label) for leaf in leaves)
+    absurd = bool(hits.get("absurd")) or absurd_choice
     # A value in scare quotes ("our test framework is 'pray and push'") is offered as a
     # joke as readily as Notepad is: weak irony markers next to it count.
     absurd = absurd or (has_value and any(_scare_quoted(t, a, b) for a, b in anchors))
@@ -1633,6 +1679,8 @@ def analyse(
     oa, ob = folded.orig_range(first.segs[0][0], last.segs[-1][1])
     clause = text[oa:ob].strip()
     lang = "zh" if _CJK_RE.search(clause) or (not clause and _CJK_RE.search(t, ns, ne)) else "en"
+    if absurd_choice:
+        cues["sarcastic"].append(f"sarcastic:{lang}:absurd choice")
 
     if conversation:
         before, after, evidence_msg = _split_conversation(conversation, message_id, text)
@@ -1657,7 +1705,7 @@ def analyse(
                      or _attr(m, "origin") in _UNTRUSTED_ORIGINS]
         if untrusted:
             cues["pasted_untrusted"].extend(_paste_taint(
-                lex.folder, t[first.start:last.end], t[ns:ne], untrusted, lang))
+                lex.folder, t[first.start:last.end], t[ns:ne], untrusted, lang, leaves))
         if _bare_agreement(ctx, ns, ne) and not _value_in(leaves, t):
             for m in before:
                 if (_attr(m, "role") == "assistant" or _attr(m, "origin") == "assistant") and \
@@ -1708,17 +1756,39 @@ def _bare_agreement(ctx: _Ctx, ns: int, ne: int) -> bool:
         ctx.residual(ns, ne, ("agreement", "filler")) == 0
 
 
+def _mask_value(text: str, leaves: Sequence[_Leaf], mark: str) -> str:
+    """``text`` with every occurrence of the value replaced by ``mark`` characters."""
+    chars = list(text)
+    for leaf in leaves:
+        for a, b, _ in _occurrences(leaf, text):
+            chars[a:b] = mark * (b - a)
+    return "".join(chars)
+
+
 def _paste_taint(folder: _Folder, clause: str, span: str, untrusted: Sequence[Message],
-                 lang: str) -> list[str]:
+                 lang: str, leaves: Sequence[_Leaf] = ()) -> list[str]:
     """A long run shared with an earlier tool/assistant/web message means a paste, even
-    when the user's framing ("btw,") around it is their own."""
+    when the user's framing ("btw,") around it is their own.
+
+    Against an assistant turn the value itself does not count towards the run: when the
+    assistant asks "You're a backend engineer, right?" and the user answers "correct,
+    remember I'm a backend engineer", the user restating the value in their own instruction
+    is a confirmation, not a paste. What else they share must still be long enough to be
+    one ("remember: your editor is probably Sublime Text"). Tool and web text get no such
+    allowance: a user repeating a page's claim word for word is still repeating the page."""
     clause_s = _SPACE_RE.sub(" ", clause).strip()
     span_s = _SPACE_RE.sub(" ", span).strip()
     span_need = max(_PASTE_MIN_SPAN, math.ceil(_weight(span_s) * _PASTE_SHARE))
     for m in untrusted:
         other = _squash(folder, _attr(m, "text") or "")
-        if _common_run(clause_s, other, _PASTE_RUN) or (
-            _weight(span_s) >= _PASTE_MIN_SPAN and _common_run(span_s, other, span_need)
+        clause_m, span_m = clause_s, span_s
+        if leaves and "assistant" in (_attr(m, "role"), _attr(m, "origin")) and \
+                _attr(m, "origin") not in ("tool", "web"):
+            clause_m = _mask_value(clause_s, leaves, "\x00")
+            span_m = _mask_value(span_s, leaves, "\x00")
+            other = _mask_value(other, leaves, "\x01")
+        if _common_run(clause_m, other, _PASTE_RUN) or (
+            _weight(span_s) >= _PASTE_MIN_SPAN and _common_run(span_m, other, span_need)
         ):
             source = _attr(m, "origin") or _attr(m, "role") or "untrusted"
             return [f"pasted_untrusted:{lang}:shared text with {source} message"]
