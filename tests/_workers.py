@@ -343,3 +343,18 @@ def fsck(path: Any) -> str:
            if not line.startswith(("dangling ", "Checking ", "notice: "))]
     assert proc.returncode == 0 and not bad, output
     return output
+
+
+def look_up_records(root: str, pids: list[str], barrier: Any, results: Any) -> None:
+    """Look every proposalId up (through the record index) right after the others start."""
+    from memrepo.store import Store
+
+    tenant = Store(root, durable=False).tenant(TENANT)
+    barrier.wait()
+    found = {}
+    for _ in range(3):
+        state = tenant.state()
+        for pid in pids:
+            rec = tenant.record(pid, state)
+            found[pid] = None if rec is None else (rec.data["proposalId"], rec.on_main)
+    results.put(found)

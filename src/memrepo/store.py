@@ -34,6 +34,7 @@ from . import _git, canonical, layout
 from .errors import InputError, NotFoundError, StoreError
 from .policy import Policy, default_policy, parse_policy
 from .proposal import Fact, Message, format_time
+from .recordindex import ProposalIndex
 
 STORE_MARKER = "memrepo-store.json"
 #: 2: two-level fan-out of subjects, messages, conversations, ids, pending, invalid.
@@ -165,6 +166,7 @@ class TenantRepo:
         self._staging_lock = threading.Lock()
         self._batches = 0
         self._messages: dict[_git.Oid, Message] = {}
+        self._records = ProposalIndex(path, durable=self.durable)
         # Temp files of writers killed mid-write; only objects/ and objects/pack are scanned.
         _git.clean_temp_files(self._disk)
 
@@ -292,8 +294,23 @@ class TenantRepo:
         return sorted(msgs, key=lambda m: (m.created_at, m.message_id))
 
     def record(self, proposal_id: str, state: State) -> Record | None:
-        """The stored record of a proposalId: committed (main) or parked/rejected (audit)."""
+        """The stored record of a proposalId: committed (main) or parked/rejected (audit).
+
+        Outside a batch the side index (:mod:`memrepo.recordindex`) names the record's
+        blob; a batch's commits are not on disk to index, so it walks the trees, as it
+        does whenever the index cannot answer or names a record of another proposal."""
         path = layout.proposal_path(proposal_id)
+        if self.batch is None:
+            found = self._records.lookup(self._disk, proposal_id, state.main, state.audit)
+            if found == (None, None):
+                return None
+            if found is not None:
+                on_main = found[0] is not None
+                blob = found[0] if on_main else found[1]
+                assert blob is not None
+                data = json.loads(_git.read_blob(self._disk, blob))
+                if data.get("proposalId") == proposal_id:
+                    return Record(data, on_main)
         data = self._json(state.main_tree, path)
         if data is not None:
             return Record(data, True)

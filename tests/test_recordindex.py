@@ -1,0 +1,178 @@
+"""The proposal record index: every answer equals walking the trees, whatever happened to
+the file, at any state asked about, from several processes at once."""
+
+from __future__ import annotations
+
+import json
+import multiprocessing
+import sqlite3
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import _workers
+from conftest import NOW, message, proposal
+from memrepo import _git, gate, layout, lifecycle
+from memrepo.proposal import Decision, DecisionKind
+from memrepo.recordindex import INDEX_FILE
+from memrepo.store import State, Store, TenantRepo
+
+CTX = multiprocessing.get_context("spawn")
+
+
+def said(store: Store, mid: str, text: str, quote: str, value: Any, **extra: Any) -> Decision:
+    msg = message(text, mid=mid)
+    store.tenant("t1", create=True).ingest([msg])
+    return gate.submit(store, proposal(msg, quote, value=value, **extra), now=NOW)
+
+
+def walked(tenant: TenantRepo, pid: str, state: State) -> tuple[dict[str, Any], bool] | None:
+    """The record as the trees hold it (what the index must agree with)."""
+    path = layout.proposal_path(pid)
+    for tree, on_main in ((state.main_tree, True), (state.audit_tree, False)):
+        data = _git.lookup_blob(tenant.repo, tree, path)
+        if data is not None:
+            return json.loads(data), on_main
+    return None
+
+
+def indexed(tenant: TenantRepo, pid: str, state: State) -> tuple[dict[str, Any], bool] | None:
+    rec = tenant.record(pid, state)
+    return None if rec is None else (rec.data, rec.on_main)
+
+
+def rows(tenant: TenantRepo) -> int:
+    with sqlite3.connect(tenant.path / INDEX_FILE) as db:
+        return int(db.execute("SELECT count(*) FROM records").fetchone()[0])
+
+
+def history(store: Store) -> tuple[list[str], list[State]]:
+    """Commits, parked proposals, a confirmation and a decline; the states after each."""
+    tenant = store.tenant("t1", create=True)
+    states = [tenant.state()]
+    pids = []
+    steps = [
+        ("m1", "Remember that I use pnpm for packages.", "Remember that I use pnpm", "pnpm",
+         {}),
+        ("m2", "Remember that I use yarn for packages.", "Remember that I use yarn", "yarn",
+         {}),   # replaces pnpm: parked on the audit ref
+        ("m3", "Remember that my editor is Helix.", "my editor is Helix", "Helix",
+         {"key": "editor"}),
+        ("m4", "Remember that I use bun for packages.", "Remember that I use bun", "bun",
+         {"confidence": 0.5}),
+    ]
+    for mid, text, quote, value, extra in steps:
+        d = said(store, mid, text, quote, value, **extra)
+        assert d.proposal_id is not None
+        pids.append(d.proposal_id)
+        states.append(tenant.state())
+    first = tenant.record(pids[1], tenant.state())
+    assert first is not None and not first.on_main
+    lifecycle.confirm(store, "t1", pids[1], first.data["payloadHash"], approver="u1", now=NOW)
+    states.append(tenant.state())
+    lifecycle.decline(store, "t1", pids[3], operator="u1", now=NOW)
+    states.append(tenant.state())
+    return pids, states
+
+
+def test_every_answer_is_the_trees_answer_at_every_state(store: Store) -> None:
+    pids, states = history(store)
+    tenant = store.tenant("t1")
+    unknown = "f" * 64
+    for state in [*states, *reversed(states)]:  # forwards, then back in time
+        for pid in [*pids, unknown]:
+            assert indexed(tenant, pid, state) == walked(tenant, pid, state), (pid, state)
+    now = tenant.state()
+    assert indexed(tenant, pids[1], now) is not None
+    assert indexed(tenant, pids[1], now)[1] is True   # confirmed: on main now
+    assert indexed(tenant, pids[1], states[2])[1] is False  # parked back then
+    assert indexed(tenant, unknown, now) is None
+    assert rows(tenant) == len(pids)  # the index really answered (it holds them all)
+
+
+def test_a_fresh_handle_reads_what_another_indexed_and_catches_up(store: Store) -> None:
+    pids, _ = history(store)
+    first = store.tenant("t1")
+    assert indexed(first, pids[0], first.state()) is not None
+    d = said(store, "m5", "Remember that my timezone is Europe/Berlin.",
+             "my timezone is Europe/Berlin", "Europe/Berlin", key="timezone")
+    assert d.decision is DecisionKind.COMMIT and d.proposal_id
+    other = Store(store.root, durable=False).tenant("t1")  # another process, as it were
+    state = other.state()
+    for pid in [*pids, d.proposal_id]:
+        assert indexed(other, pid, state) == walked(other, pid, state)
+    assert rows(other) == len(pids) + 1
+
+
+@pytest.mark.parametrize("damage", ["deleted", "garbage", "wrong row", "foreign meta",
+                                    "old layout"])
+def test_a_damaged_index_never_changes_an_answer(store: Store, damage: str) -> None:
+    pids, _ = history(store)
+    tenant = store.tenant("t1")
+    state = tenant.state()
+    assert indexed(tenant, pids[0], state) is not None  # builds the file
+    path = tenant.path / INDEX_FILE
+    tenant._records.close()
+    if damage == "deleted":
+        path.unlink()
+    elif damage == "garbage":
+        for suffix in ("-wal", "-shm"):
+            Path(f"{path}{suffix}").unlink(missing_ok=True)
+        path.write_bytes(b"not a database at all" * 100)
+    elif damage == "wrong row":  # the row of pids[0] names the record of pids[2]
+        with sqlite3.connect(path) as db:
+            other = db.execute("SELECT main FROM records WHERE pid = ?",
+                               (bytes.fromhex(pids[2]),)).fetchone()
+            db.execute("UPDATE records SET main = ? WHERE pid = ?",
+                       (other[0], bytes.fromhex(pids[0])))
+    elif damage == "foreign meta":  # indexed as of a commit this repository never had
+        with sqlite3.connect(path) as db:
+            db.execute("UPDATE meta SET commit_id = ?", ("1" * 40,))
+    else:  # written by a version whose rows this one cannot read
+        with sqlite3.connect(path) as db:
+            db.execute("DELETE FROM records")
+            db.execute("PRAGMA user_version=0")
+    fresh = Store(store.root, durable=False).tenant("t1")
+    for pid in pids:
+        assert indexed(fresh, pid, state) == walked(fresh, pid, state), damage
+    if damage != "wrong row":
+        assert rows(fresh) == len(pids)  # rebuilt or caught up, and in use again
+
+
+def test_inside_a_batch_records_come_from_the_batch(store: Store) -> None:
+    pids, _ = history(store)
+    tenant = store.tenant("t1")
+    pid = "ab" * 32
+    record = json.dumps({"proposalId": pid, "decision": "COMMIT"}).encode()
+    with tenant.staged():
+        blob = _git.write_blob(tenant.repo, record)
+        assert tenant.commit(tenant.state(), main={layout.proposal_path(pid): blob},
+                             message="staged record\n",
+                             author=_git.Author("t", "t@example.invalid"), when=NOW)
+        staged = tenant.state()
+        assert indexed(tenant, pid, staged) == ({"proposalId": pid, "decision": "COMMIT"},
+                                                True)
+        assert indexed(tenant, pids[0], staged) == walked(tenant, pids[0], staged)
+    assert indexed(tenant, pid, tenant.state()) is None  # never published
+
+
+@pytest.mark.slow
+def test_processes_building_the_index_at_once_agree(tmp_path: Path) -> None:
+    store = Store.init(tmp_path / "store", durable=False)
+    pids, _ = history(store)
+    tenant = store.tenant("t1")
+    expected = {pid: (w[0]["proposalId"], w[1]) if (w := walked(tenant, pid, tenant.state()))
+                else None for pid in pids}
+    barrier = CTX.Barrier(3)
+    results = CTX.Queue()
+    procs = [CTX.Process(target=_workers.look_up_records,
+                         args=(str(store.root), pids, barrier, results)) for _ in range(3)]
+    for p in procs:
+        p.start()
+    answers = [results.get(timeout=120) for _ in procs]
+    for p in procs:
+        p.join(timeout=60)
+        assert p.exitcode == 0
+    assert all(a == expected for a in answers), answers
+    assert rows(tenant) == len(pids)
