@@ -105,6 +105,21 @@ def test_a_fresh_handle_reads_what_another_indexed_and_catches_up(store: Store) 
     assert rows(other) == len(pids) + 1
 
 
+def test_handles_asking_about_different_commits_each_get_their_own_answer(
+        store: Store) -> None:
+    """Two handles (as two processes would) share the file; each lookup answers as of the
+    commits it names, whoever moved the file in between."""
+    pids, states = history(store)
+    a = store.tenant("t1")
+    b = Store(store.root, durable=False).tenant("t1")
+    before, now = states[2], states[-1]  # pids[1] parked, then confirmed
+    for _ in range(3):
+        for handle, state in ((a, before), (b, now), (a, before), (b, now), (a, now),
+                              (b, before)):
+            for pid in pids:
+                assert indexed(handle, pid, state) == walked(handle, pid, state)
+
+
 @pytest.mark.parametrize("damage", ["deleted", "garbage", "wrong row", "foreign meta",
                                     "old layout"])
 def test_a_damaged_index_never_changes_an_answer(store: Store, damage: str) -> None:

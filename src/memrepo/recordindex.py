@@ -24,6 +24,7 @@ from __future__ import annotations
 import sqlite3
 import threading
 from pathlib import Path
+from typing import Any
 
 import pygit2
 
@@ -41,6 +42,17 @@ _SCHEMA = (
 #: Which column holds the record blob id found under each ref.
 _COLUMNS = {layout.MAIN_REF: "main", layout.AUDIT_REF: "audit"}
 _PREFIX = "proposals/"
+#: A ref the file has never been brought to (unlike one indexed as absent: None).
+_NOT_INDEXED: Any = object()
+#: What the file reflects and the row, read by one statement (so from one snapshot).
+_LOOKUP = (f"SELECT (SELECT commit_id FROM meta WHERE ref = '{layout.MAIN_REF}'),"
+           f" (SELECT commit_id FROM meta WHERE ref = '{layout.AUDIT_REF}'),"
+           " (SELECT main FROM records WHERE pid = ?), (SELECT audit FROM records WHERE pid = ?)")
+
+
+def _indexed_as(commit: _git.Oid | None) -> str:
+    """How ``meta`` names a commit ("" for an absent ref)."""
+    return "" if commit is None else str(commit)
 
 
 class ProposalIndex:
@@ -51,31 +63,38 @@ class ProposalIndex:
         self.durable = durable
         self._lock = threading.Lock()
         self._db: sqlite3.Connection | None = None
-        #: The (main, audit) commits the file reflected when this handle last looked.
-        self._at: tuple[_git.Oid | None, _git.Oid | None] | None = None
 
     def close(self) -> None:
         with self._lock:
-            if self._db is not None:
-                self._db.close()
-            self._db, self._at = None, None
+            self._reset()
 
     def lookup(self, repo: pygit2.Repository, pid: str, main: _git.Oid | None,
                audit: _git.Oid | None) -> tuple[_git.Oid | None, _git.Oid | None] | None:
         """(record blob on ``main``, record blob on audit) for ``pid`` as of the commits
-        ``main`` and ``audit``; None if the index cannot answer (walk the trees then)."""
+        ``main`` and ``audit``; None if the index cannot answer (walk the trees then).
+
+        The commits the file reflects and the row are read by one statement, so from one
+        snapshot: another process may bring the file to other commits at any moment."""
+        want = (_indexed_as(main), _indexed_as(audit))
         with self._lock:
             try:
                 db = self._open()
-                if self._at != (main, audit):
-                    self._catch_up(db, repo, main, audit)
-                row = db.execute("SELECT main, audit FROM records WHERE pid = ?",
-                                 (bytes.fromhex(pid),)).fetchone()
+                key = bytes.fromhex(pid)
+                row = db.execute(_LOOKUP, (key, key)).fetchone()  # one statement: one snapshot
+                if (row[0], row[1]) != want:
+                    db.execute("BEGIN IMMEDIATE")  # the write lock: one catch-up at a time
+                    try:
+                        self._catch_up(db, repo, {layout.MAIN_REF: main,
+                                                  layout.AUDIT_REF: audit})
+                        row = db.execute(_LOOKUP, (key, key)).fetchone()
+                        db.execute("COMMIT")
+                    except BaseException:
+                        db.execute("ROLLBACK")
+                        raise
             except (sqlite3.Error, StoreError, pygit2.GitError, KeyError, ValueError):
                 self._reset()
                 return None
-        if row is None:
-            return None, None
+        row = row[2:]
         return (None if row[0] is None else _git.Oid(raw=row[0]),
                 None if row[1] is None else _git.Oid(raw=row[1]))
 
@@ -112,31 +131,30 @@ class ProposalIndex:
     def _reset(self) -> None:
         if self._db is not None:
             self._db.close()
-        self._db, self._at = None, None
+        self._db = None
 
     def _discard_file(self) -> None:
         """A file SQLite cannot read is not ours to repair: it is rebuilt from the trees."""
         for suffix in ("", "-wal", "-shm"):
             Path(f"{self.path}{suffix}").unlink(missing_ok=True)
 
+    @staticmethod
+    def _reflects(db: sqlite3.Connection) -> dict[str, _git.Oid | None]:
+        done = dict(db.execute("SELECT ref, commit_id FROM meta").fetchall())
+        return {ref: _git.to_oid(done.get(ref) or "") if ref in done else _NOT_INDEXED
+                for ref in _COLUMNS}
+
     def _catch_up(self, db: sqlite3.Connection, repo: pygit2.Repository,
-                  main: _git.Oid | None, audit: _git.Oid | None) -> None:
-        db.execute("BEGIN IMMEDIATE")  # the write lock: one catch-up at a time
-        try:
-            done = dict(db.execute("SELECT ref, commit_id FROM meta").fetchall())
-            for ref, target in ((layout.MAIN_REF, main), (layout.AUDIT_REF, audit)):
-                old = _git.to_oid(done.get(ref) or "")
-                if old == target:
-                    continue
-                self._apply(db, repo, _COLUMNS[ref], old, target)
-                db.execute("INSERT OR REPLACE INTO meta VALUES (?, ?)",
-                           (ref, "" if target is None else str(target)))
-            db.execute("DELETE FROM records WHERE main IS NULL AND audit IS NULL")
-            db.execute("COMMIT")
-        except BaseException:
-            db.execute("ROLLBACK")
-            raise
-        self._at = (main, audit)
+                  want: dict[str, _git.Oid | None]) -> None:
+        """Bring the file to ``want`` (inside the caller's write transaction)."""
+        for ref, old in self._reflects(db).items():
+            target = want[ref]
+            if old == target:
+                continue
+            self._apply(db, repo, _COLUMNS[ref], None if old is _NOT_INDEXED else old, target)
+            db.execute("INSERT OR REPLACE INTO meta VALUES (?, ?)",
+                       (ref, "" if target is None else str(target)))
+        db.execute("DELETE FROM records WHERE main IS NULL AND audit IS NULL")
 
     def _apply(self, db: sqlite3.Connection, repo: pygit2.Repository, column: str,
                old: _git.Oid | None, new: _git.Oid | None) -> None:
