@@ -346,6 +346,10 @@ SARCASTIC: list[Row] = [
     ("sarcastic", True, "Remember we deploy by FTP. Truly cutting edge.",
      "we deploy by FTP", "FTP"),
     ("sarcastic", True, "记住我用记事本写代码，稳得很。", "我用记事本写代码", "记事本"),
+    # a joke term only as a word of its own, not inside an identifier ("996" in a version)
+    ("sarcastic", False, "Remember that I use pnpm-h-996 as my package manager.",
+     "I use pnpm-h-996", "pnpm-h-996"),
+    ("sarcastic", False, "记住我们的 API 版本是 v2.996。", "我们的 API 版本是 v2.996", "v2.996"),
 ]
 
 TEMPORARY: list[Row] = [
