@@ -121,7 +121,7 @@ def test_handles_asking_about_different_commits_each_get_their_own_answer(
 
 
 @pytest.mark.parametrize("damage", ["deleted", "garbage", "wrong row", "foreign meta",
-                                    "old layout"])
+                                    "old layout", "a folder in its place"])
 def test_a_damaged_index_never_changes_an_answer(store: Store, damage: str) -> None:
     pids, _ = history(store)
     tenant = store.tenant("t1")
@@ -144,6 +144,10 @@ def test_a_damaged_index_never_changes_an_answer(store: Store, damage: str) -> N
     elif damage == "foreign meta":  # indexed as of a commit this repository never had
         with sqlite3.connect(path) as db:
             db.execute("UPDATE meta SET commit_id = ?", ("1" * 40,))
+    elif damage == "a folder in its place":  # unusable, and not ours to remove
+        for suffix in ("", "-wal", "-shm"):
+            Path(f"{path}{suffix}").unlink(missing_ok=True)
+        path.mkdir()
     else:  # written by a version whose rows this one cannot read
         with sqlite3.connect(path) as db:
             db.execute("DELETE FROM records")
@@ -151,7 +155,9 @@ def test_a_damaged_index_never_changes_an_answer(store: Store, damage: str) -> N
     fresh = Store(store.root, durable=False).tenant("t1")
     for pid in pids:
         assert indexed(fresh, pid, state) == walked(fresh, pid, state), damage
-    if damage != "wrong row":
+    if damage == "a folder in its place":
+        assert path.is_dir()  # left alone; every lookup walked the trees
+    elif damage != "wrong row":
         assert rows(fresh) == len(pids)  # rebuilt or caught up, and in use again
 
 

@@ -21,6 +21,7 @@ the transaction, so two of them never apply the same diff twice.
 
 from __future__ import annotations
 
+import contextlib
 import sqlite3
 import threading
 from pathlib import Path
@@ -91,7 +92,8 @@ class ProposalIndex:
                     except BaseException:
                         db.execute("ROLLBACK")
                         raise
-            except (sqlite3.Error, StoreError, pygit2.GitError, KeyError, ValueError):
+            except (sqlite3.Error, OSError, StoreError, pygit2.GitError, KeyError,
+                    ValueError):
                 self._reset()
                 return None
         row = row[2:]
@@ -136,7 +138,8 @@ class ProposalIndex:
     def _discard_file(self) -> None:
         """A file SQLite cannot read is not ours to repair: it is rebuilt from the trees."""
         for suffix in ("", "-wal", "-shm"):
-            Path(f"{self.path}{suffix}").unlink(missing_ok=True)
+            with contextlib.suppress(OSError):  # not ours to remove: lookups walk the trees
+                Path(f"{self.path}{suffix}").unlink(missing_ok=True)
 
     @staticmethod
     def _reflects(db: sqlite3.Connection) -> dict[str, _git.Oid | None]:
