@@ -346,6 +346,14 @@ SARCASTIC: list[Row] = [
     ("sarcastic", True, "Remember we deploy by FTP. Truly cutting edge.",
      "we deploy by FTP", "FTP"),
     ("sarcastic", True, "记住我用记事本写代码，稳得很。", "我用记事本写代码", "记事本"),
+    # a joke choice as the value parks on its own; an everyday one (Excel, 加班) only
+    # next to irony
+    ("sarcastic", True, "Remember my editor is MS Paint.", "my editor is MS Paint", "MS Paint"),
+    ("sarcastic", False, "Remember I use Excel for all our reporting.", "I use Excel",
+     "Excel"),
+    ("sarcastic", True, "Remember I use Excel as our database, best database ever.",
+     "I use Excel as our database", "Excel"),
+    ("sarcastic", False, "记住我周末经常加班。", "我周末经常加班", "加班"),
     # a joke term only as a word of its own, not inside an identifier ("996" in a version)
     ("sarcastic", False, "Remember that I use pnpm-h-996 as my package manager.",
      "I use pnpm-h-996", "pnpm-h-996"),

@@ -223,6 +223,7 @@ class _Entry:
     anywhere: bool = False               # retraction family: prohibitions count anywhere
     habitual: bool = False               # explicit: not after a subject ("I always use…")
     answer: bool = False                 # retracted: a bare "no" that may answer a question
+    everyday: bool = False               # absurd: a joke only next to irony, not on its own
     reset: re.Pattern[str] | None = None  # negators: what ends this negator's reach
     reach: int | None = None             # negators: most words between it and the value
 
@@ -383,8 +384,10 @@ class _Builder:
                 anywhere = not isinstance(item, str) and bool(item.get("anywhere"))
                 habitual = not isinstance(item, str) and bool(item.get("habitual"))
                 reach = None if isinstance(item, str) else item.get("reach")
+                everyday = not isinstance(item, str) and bool(item.get("everyday"))
                 entry = None if exempt else _Entry(name, lang, cue, anywhere=anywhere,
-                                                   habitual=habitual, reach=reach)
+                                                   habitual=habitual, reach=reach,
+                                                   everyday=everyday)
                 self._index(_IndexItem(name, entry, re.compile(_phrase_source(phrase), re.ASCII)),
                             phrase)
                 continue
@@ -396,7 +399,8 @@ class _Builder:
                            at_start=item.get("at") == "start", cased=bool(item.get("cased")),
                            anywhere=bool(item.get("anywhere")), reset=reset,
                            reach=item.get("reach"), habitual=bool(item.get("habitual")),
-                           answer=bool(item.get("answer")))
+                           answer=bool(item.get("answer")),
+                           everyday=bool(item.get("everyday")))
             if entry.at_start or entry.cased:
                 self.special.setdefault(name, []).append((entry, re.compile(item["re"],
                                                                             re.ASCII)))
@@ -1657,8 +1661,8 @@ def analyse(
     # A joke choice as the proposed value itself ("my editor is Notepad", "数据库就是个
     # Excel 表") is doubtful on its own: those are said in jest far more often than meant,
     # so it waits for confirmation even when no irony marker comes with it.
-    absurd_choice = any(_absurd_value(lex, leaf.label) for leaf in leaves)
-    absurd = bool(hits.get("absurd")) or absurd_choice
+    absurd_choice = any(_absurd_value(lex, leaf.label, standalone=True) for leaf in leaves)
+    absurd = bool(hits.get("absurd")) or any(_absurd_value(lex, leaf.label) for leaf in leaves)
     # A value in scare quotes ("our test framework is 'pray and push'") is offered as a
     # joke as readily as Notepad is: weak irony markers next to it count.
     absurd = absurd or (has_value and any(_scare_quoted(t, a, b) for a, b in anchors))
@@ -1740,14 +1744,22 @@ def _scare_quoted(t: str, a: int, b: int) -> bool:
     return 0 < a and b < len(t) and t[a - 1] in "\"'" and t[b] in "\"'"
 
 
-def _absurd_value(lex: _Lexicon, label: str) -> bool:
-    """Is the proposed value itself a joke choice ("Word" as an editor, "记事本")?"""
+def _absurd_value(lex: _Lexicon, label: str, *, standalone: bool = False) -> bool:
+    """Is the proposed value itself a joke choice ("Word" as an editor, "记事本")?
+
+    ``standalone``: a joke even with no irony marker around it, so not one of the
+    ``everyday`` choices (Excel, Word, a fax, 加班) that people really use and state."""
     folded = _SPACE_RE.sub(" ", lex.folder.fold(label)).strip()
     if not folded:
         return False
     found = _scan(lex, folded, only=_VALUE_ONLY | _ABSURD)
-    whole = any(h.start == 0 and h.end == len(folded) for h in found.get("absurd_value", ()))
-    return whole or bool(found.get("absurd"))
+
+    def counts(h: _Hit) -> bool:
+        return not (standalone and h.entry.everyday)
+
+    whole = any(h.start == 0 and h.end == len(folded) and counts(h)
+                for h in found.get("absurd_value", ()))
+    return whole or any(counts(h) for h in found.get("absurd", ()))
 
 
 def _bare_agreement(ctx: _Ctx, ns: int, ne: int) -> bool:
