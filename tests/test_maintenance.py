@@ -122,9 +122,14 @@ def test_cli_maintenance(store: Store) -> None:
     (data,) = json.loads(result.output)
     assert data["tenantId"] == TENANT and data["fsckOk"] is True
     assert data["factVersions"] == 3 and data["after"]["looseObjects"] == 0
+    tenant = store.tenant(TENANT)
+    assert tenant.record("0" * 64, tenant.state()) is None  # a lookup builds the index
     result = runner.invoke(cli, [*base, "--no-count"])
     assert result.exit_code == 0, result.output
     assert "fsck: ok" in result.output and "pack(s)" in result.output
+    assert "record index:" in result.output
+    (data,) = json.loads(runner.invoke(cli, [*base, "--json", "--no-fsck"]).output)
+    assert data["after"]["indexBytes"] > 0
     result = runner.invoke(cli, [*base, "--fast", "--no-fsck", "--no-count"])
     assert result.exit_code == 0 and "fsck" not in result.output, result.output
     result = runner.invoke(cli, [*base, "--light"])

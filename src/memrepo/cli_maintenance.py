@@ -73,6 +73,8 @@ def maintenance(obj: object, tenants: tuple[str, ...], light: bool, fast: bool,
             if r.fact_versions is not None:
                 click.echo(f"  {r.fact_versions:,} fact version(s), "
                            f"{_kb(r.bytes_per_fact_version)} per fact version")
+            if a.index_bytes:
+                click.echo(f"  record index: {_kb(a.index_bytes)}")
             if r.fsck_ok is not None:
                 click.echo(f"  fsck: {'ok' if r.fsck_ok else 'FAILED'}")
                 for line in r.fsck_errors:

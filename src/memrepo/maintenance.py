@@ -32,6 +32,7 @@ Two passes:
 
 from __future__ import annotations
 
+import contextlib
 import os
 import subprocess
 import threading
@@ -43,6 +44,7 @@ from typing import TYPE_CHECKING, Any
 
 from . import _git, groupcommit, layout
 from .errors import StoreError
+from .recordindex import INDEX_FILE
 
 if TYPE_CHECKING:
     from .store import Store, TenantRepo
@@ -107,6 +109,8 @@ class Sizes:
     packs: int = 0
     pack_bytes: int = 0
     garbage_files: int = 0
+    #: The proposal record index next to the objects (derived; not in ``total_bytes``).
+    index_bytes: int = 0
 
     @property
     def total_bytes(self) -> int:
@@ -116,7 +120,7 @@ class Sizes:
         return {"looseObjects": self.loose_objects, "looseBytes": self.loose_bytes,
                 "looseDiskBytes": self.loose_disk_bytes, "packs": self.packs,
                 "packBytes": self.pack_bytes, "garbageFiles": self.garbage_files,
-                "totalBytes": self.total_bytes}
+                "totalBytes": self.total_bytes, "indexBytes": self.index_bytes}
 
 
 def sizes(repo_path: str | os.PathLike[str]) -> Sizes:
@@ -148,6 +152,9 @@ def sizes(repo_path: str | os.PathLike[str]) -> Sizes:
             out.pack_bytes += size
         else:
             out.garbage_files += 1
+    for suffix in ("", "-wal"):
+        with contextlib.suppress(OSError):
+            out.index_bytes += (Path(repo_path) / f"{INDEX_FILE}{suffix}").stat().st_size
     return out
 
 
