@@ -44,7 +44,7 @@ from typing import TYPE_CHECKING, Any
 
 from . import _git, groupcommit, layout
 from .errors import StoreError
-from .recordindex import INDEX_FILE
+from .recordindex import index_files
 
 if TYPE_CHECKING:
     from .store import Store, TenantRepo
@@ -152,9 +152,9 @@ def sizes(repo_path: str | os.PathLike[str]) -> Sizes:
             out.pack_bytes += size
         else:
             out.garbage_files += 1
-    for suffix in ("", "-wal"):
+    for path in index_files(repo_path):
         with contextlib.suppress(OSError):
-            out.index_bytes += (Path(repo_path) / f"{INDEX_FILE}{suffix}").stat().st_size
+            out.index_bytes += path.stat().st_size
     return out
 
 

@@ -12,20 +12,20 @@ It is derived data, never the truth:
   tree diff: equal subtrees cost nothing, so catching up costs what changed);
 * a missing, unreadable or corrupt file is rebuilt from the trees; any error falls back
   to walking the trees (:meth:`ProposalIndex.lookup` returns None);
-* every answer is checked by the caller (the record names its proposalId).
+* every record it names is checked by the caller (the record names its proposalId).
 
-One SQLite file per tenant repository (``<repo>/memrepo-records.sqlite``, WAL): writers
-of several processes catch it up under SQLite's write lock, re-reading ``meta`` inside
-the transaction, so two of them never apply the same diff twice.
+One SQLite file per tenant repository (``<repo>/memrepo-records.sqlite``, WAL): several
+processes catch it up under SQLite's write lock, re-reading ``meta`` inside the
+transaction, so two of them never apply the same diff twice.
 """
 
 from __future__ import annotations
 
 import contextlib
+import os
 import sqlite3
 import threading
 from pathlib import Path
-from typing import Any
 
 import pygit2
 
@@ -42,9 +42,8 @@ _SCHEMA = (
 )
 #: Which column holds the record blob id found under each ref.
 _COLUMNS = {layout.MAIN_REF: "main", layout.AUDIT_REF: "audit"}
-_PREFIX = "proposals/"
-#: A ref the file has never been brought to (unlike one indexed as absent: None).
-_NOT_INDEXED: Any = object()
+#: Where records live (``layout.proposal_path``).
+_RECORDS_DIR = "proposals"
 #: What the file reflects and the row, read by one statement (so from one snapshot).
 _LOOKUP = (f"SELECT (SELECT commit_id FROM meta WHERE ref = '{layout.MAIN_REF}'),"
            f" (SELECT commit_id FROM meta WHERE ref = '{layout.AUDIT_REF}'),"
@@ -52,8 +51,14 @@ _LOOKUP = (f"SELECT (SELECT commit_id FROM meta WHERE ref = '{layout.MAIN_REF}')
 
 
 def _indexed_as(commit: _git.Oid | None) -> str:
-    """How ``meta`` names a commit ("" for an absent ref)."""
+    """How ``meta`` names a commit ("" for an absent ref; no row: never indexed)."""
     return "" if commit is None else str(commit)
+
+
+def index_files(repo_path: str | os.PathLike[str]) -> list[Path]:
+    """The index file of a tenant repository and SQLite's files beside it."""
+    base = Path(repo_path) / INDEX_FILE
+    return [base, *(Path(f"{base}{suffix}") for suffix in ("-wal", "-shm"))]
 
 
 class ProposalIndex:
@@ -137,26 +142,21 @@ class ProposalIndex:
 
     def _discard_file(self) -> None:
         """A file SQLite cannot read is not ours to repair: it is rebuilt from the trees."""
-        for suffix in ("", "-wal", "-shm"):
+        for path in index_files(self.path.parent):
             with contextlib.suppress(OSError):  # not ours to remove: lookups walk the trees
-                Path(f"{self.path}{suffix}").unlink(missing_ok=True)
-
-    @staticmethod
-    def _reflects(db: sqlite3.Connection) -> dict[str, _git.Oid | None]:
-        done = dict(db.execute("SELECT ref, commit_id FROM meta").fetchall())
-        return {ref: _git.to_oid(done.get(ref) or "") if ref in done else _NOT_INDEXED
-                for ref in _COLUMNS}
+                path.unlink(missing_ok=True)
 
     def _catch_up(self, db: sqlite3.Connection, repo: pygit2.Repository,
                   want: dict[str, _git.Oid | None]) -> None:
-        """Bring the file to ``want`` (inside the caller's write transaction)."""
-        for ref, old in self._reflects(db).items():
-            target = want[ref]
-            if old == target:
+        """Bring the file to ``want`` (inside the caller's write transaction: ``meta`` is
+        read again, another process may have done part of it meanwhile)."""
+        done = dict(db.execute("SELECT ref, commit_id FROM meta").fetchall())
+        for ref, target in want.items():
+            if done.get(ref) == _indexed_as(target):
                 continue
-            self._apply(db, repo, _COLUMNS[ref], None if old is _NOT_INDEXED else old, target)
-            db.execute("INSERT OR REPLACE INTO meta VALUES (?, ?)",
-                       (ref, "" if target is None else str(target)))
+            # never indexed, or as of an absent ref: everything from scratch
+            self._apply(db, repo, _COLUMNS[ref], _git.to_oid(done.get(ref) or ""), target)
+            db.execute("INSERT OR REPLACE INTO meta VALUES (?, ?)", (ref, _indexed_as(target)))
         db.execute("DELETE FROM records WHERE main IS NULL AND audit IS NULL")
 
     def _apply(self, db: sqlite3.Connection, repo: pygit2.Repository, column: str,
@@ -164,11 +164,10 @@ class ProposalIndex:
         """Set ``column`` to what the ``proposals/`` subtree holds at ``new``, by its diff
         from ``old`` (a commit no longer in the repository counts as nothing indexed)."""
         if old is not None and old not in repo.odb:
-            db.execute(f"UPDATE records SET {column} = NULL")
             old = None
-        before = _git.subtree(_git.tree_of(repo, old), _PREFIX.rstrip("/"))
-        after = _git.subtree(_git.tree_of(repo, new), _PREFIX.rstrip("/"))
-        if before is None:
+        before = _git.subtree(_git.tree_of(repo, old), _RECORDS_DIR)
+        after = _git.subtree(_git.tree_of(repo, new), _RECORDS_DIR)
+        if before is None:  # from scratch: what the column held is no longer known
             db.execute(f"UPDATE records SET {column} = NULL")
         rows = []
         for change in _git.changed_entries(repo, before, after):
