@@ -149,23 +149,29 @@ def io_point(where: str) -> None:
     FAULTS.hit(where)
 
 
-def io_error(exc: OSError, what: str) -> StoreError:
-    """An OSError from a write, as the StoreError callers see (``disk_full`` or ``io_error``)."""
-    # libgit2's OS errors reach us as OSError without an errno: only their words tell.
-    full = exc.errno in (errno.ENOSPC, errno.EDQUOT) or (
-        exc.errno is None and any(words in str(exc) for words in _DISK_FULL_WORDS))
-    return StoreError(f"{what}: {exc.strerror or exc}", code="disk_full" if full else "io_error")
-
-
 #: How libgit2 words a full disk in the errors it raises (it keeps no errno).
 _DISK_FULL_WORDS = (os.strerror(errno.ENOSPC), os.strerror(errno.EDQUOT))
+
+
+def _disk_full(exc: Exception) -> bool:
+    """Whether a failed write failed for want of space: by errno where there is one;
+    libgit2's errors (GitError, or OSError without errno from pygit2) only say it in words."""
+    err = getattr(exc, "errno", None)
+    if err is not None:
+        return err in (errno.ENOSPC, errno.EDQUOT)
+    return any(words in str(exc) for words in _DISK_FULL_WORDS)
+
+
+def io_error(exc: OSError, what: str) -> StoreError:
+    """An OSError from a write, as the StoreError callers see (``disk_full`` or ``io_error``)."""
+    return StoreError(f"{what}: {exc.strerror or exc}",
+                      code="disk_full" if _disk_full(exc) else "io_error")
 
 
 def write_error(exc: pygit2.GitError, what: str, code: str) -> StoreError:
     """A libgit2 write error as callers see it: ``disk_full`` when the disk is, else
     ``code`` (a caller's retry policy differs: a full disk needs an operator)."""
-    full = any(words in str(exc) for words in _DISK_FULL_WORDS)
-    return StoreError(f"{what}: {exc}", code="disk_full" if full else code)
+    return StoreError(f"{what}: {exc}", code="disk_full" if _disk_full(exc) else code)
 
 
 def _staging_of(repo: pygit2.Repository) -> _MemoryObjects | None:
