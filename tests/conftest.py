@@ -11,8 +11,8 @@ from typing import Any
 
 import pytest
 
-from memrepo import canonical
-from memrepo.proposal import Message
+from memrepo import canonical, gate
+from memrepo.proposal import Decision, Message
 from memrepo.store import Store
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
@@ -71,3 +71,11 @@ def git_env() -> dict[str, str]:
 
 def dumps(value: Any) -> str:
     return json.dumps(value, ensure_ascii=False)
+
+
+def said(store: Store, mid: str, text: str, quote: str, value: Any, *,
+         key: str = "package_manager", now: Any = NOW, **extra: Any) -> Decision:
+    """Ingest a message and run one proposal quoting it through the gate."""
+    msg = message(text, mid=mid)
+    store.tenant("t1", create=True).ingest([msg])
+    return gate.submit(store, proposal(msg, quote, key=key, value=value, **extra), now=now)

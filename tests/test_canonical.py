@@ -9,9 +9,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from conftest import SHARED_EVAL
-from memrepo import canonical
+from conftest import SHARED_EVAL, said
+from memrepo import _git, canonical, layout
 from memrepo.errors import InputError
+from memrepo.store import Store
 
 VECTORS = SHARED_EVAL / "hash-vectors.json"
 
@@ -137,11 +138,21 @@ def test_fast_path_refuses_what_the_reference_refuses_with_the_same_reason() -> 
         assert (fast.value.code, str(fast.value)) == (ref.value.code, str(ref.value))
 
 
-def test_documents_the_store_writes_take_the_fast_path() -> None:
-    """The fast path only pays if fact files, records and hashes actually take it."""
-    fact = {"memoryId": "m", "value": "中文 pnpm", "confidence": 0.9, "version": 2,
-            "scope": {"kind": "global", "key": "default"}, "expiresAt": None,
-            "derivedFrom": ["m1"], "frozen": False}
-    assert canonical._checked_plain(fact)
+def test_what_the_store_writes_takes_the_fast_path(store: Store) -> None:
+    """The fast path only pays if the files every commit writes actually take it: read
+    the fact, its record and its source message back from a real commit. (The policy,
+    written once per change, does not: its aliases have non-ASCII keys.)"""
+    d = said(store, "m1", "Remember that I use pnpm for packages.",
+             "Remember that I use pnpm", "pnpm")
+    assert d.proposal_id is not None and d.memory_id is not None
+    tenant = store.tenant("t1")
+    state = tenant.state()
+    paths = [tenant.fact_path_of(d.memory_id, state), layout.proposal_path(d.proposal_id),
+             layout.message_path("m1")]
+    for path in paths:
+        assert path is not None
+        data = _git.lookup_blob(tenant.repo, state.main_tree, path)
+        assert data is not None, path
+        assert canonical._checked_plain(json.loads(data)), path
     assert not canonical._checked_plain({"confidence": 1.0})  # JCS writes 1, json 1.0
     assert not canonical._checked_plain({"中文": 1})  # not ASCII: UTF-16 order decides

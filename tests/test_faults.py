@@ -395,9 +395,7 @@ def test_sigkilled_batch_writers_keep_their_word(tmp_path: Path,
 
 def test_store_errors_are_memrepo_errors() -> None:
     assert issubclass(StoreError, MemrepoError)
-    exc = _git.io_error(OSError(errno.ENOSPC, "No space left on device"), "x")
-    assert exc.code == "disk_full"
-    assert _git.io_error(OSError(errno.EIO, "I/O error"), "x").code == "io_error"
+    assert isinstance(_git.io_error(OSError(errno.EIO, "I/O error"), "x"), MemrepoError)
 
 
 @pytest.mark.parametrize(("exc", "code"), [

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
-from conftest import NOW, message, proposal
+from conftest import NOW, message, proposal, said
 from memrepo import _git, canonical, gate, layout, lifecycle, recall
 from memrepo.cli import cli
 from memrepo.errors import InputError
@@ -21,14 +21,6 @@ from memrepo.store import Store
 PM = FactRef("u1", {"kind": "global", "key": "default"}, "preference", "package_manager")
 EDITOR = FactRef("u1", {"kind": "global", "key": "default"}, "preference", "editor")
 IDE = FactRef("u1", {"kind": "project", "key": "shop"}, "preference", "editor")
-
-
-def said(store: Store, mid: str, text: str, quote: str, value: Any, *,
-         key: str = "package_manager", now: Any = NOW, **extra: Any) -> Decision:
-    """Ingest a message and run one proposal quoting it through the gate."""
-    msg = message(text, mid=mid)
-    store.tenant("t1", create=True).ingest([msg])
-    return gate.submit(store, proposal(msg, quote, key=key, value=value, **extra), now=now)
 
 
 def blob_at(store: Store, path: str) -> str:
