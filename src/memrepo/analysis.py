@@ -44,7 +44,7 @@ import math
 import re
 import unicodedata
 from bisect import bisect_right
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache, cached_property, lru_cache
 from importlib import resources
@@ -1310,9 +1310,8 @@ _NAMED_AFTER_DETERMINER_RE = re.compile(r"[ \t]*" + _OBJECT_TAIL)
 _CJK_DEMONSTRATIVE_RE = re.compile(r"(?:那|这)(?:个|条|句|件|部分|段|块|些|一条|一个|一句)")
 
 
-def _named(lex: _Lexicon, t: str, hits: Iterable[_Hit], seg_of: Callable[[int], tuple[int, int]],
-           values: Sequence[tuple[int, int]],
-           next_seg: Callable[[int], tuple[int, int] | None] = lambda _pos: None) -> _Named:
+def _named(lex: _Lexicon, t: str, hits: Iterable[_Hit], segs: Sequence[tuple[int, int]],
+           values: Sequence[tuple[int, int]]) -> _Named:
     """What some retraction cues of one sentence name: the rest of their segment ("Zed 那个
     划掉", "回复风格那条不要了"), a noun phrase right after them ("never mind the typo",
     "scratch the bug report"), the words inside a cue with a gap ("scratch the Zed part"),
@@ -1322,8 +1321,11 @@ def _named(lex: _Lexicon, t: str, hits: Iterable[_Hit], seg_of: Callable[[int], 
     spans: list[tuple[int, int]] = []       # any word counts
     cjk_after: list[tuple[int, int]] = []   # CJK only: "更正一下刚才那个报错"
     latin: list[tuple[int, int]] = []       # Latin only: inside "scratch the … part"
+    starts = [a for a, _ in segs]           # the segments of the hits' sentence
     for h in hits:
-        sa, sb = seg_of(h.start)
+        gi = max(0, bisect_right(starts, h.start) - 1)
+        sa, sb = segs[gi]
+        nxt = segs[gi + 1] if gi + 1 < len(segs) else None
         spans.append((sa, h.start))
         cjk_after.append((h.end, max(h.end, sb)))
         obj_re = _NAMED_AFTER_DETERMINER_RE if _DETERMINER_END_RE.search(t, h.start, h.end) \
@@ -1333,7 +1335,6 @@ def _named(lex: _Lexicon, t: str, hits: Iterable[_Hit], seg_of: Callable[[int], 
             spans.append((h.end, m.end(1)))
         if "…" in h.entry.cue:
             latin.append((h.start, h.end))
-        nxt = next_seg(h.start)
         if m is None and nxt is not None and "…" not in h.entry.cue and \
                 not _tokens(lex, t, [(sa, h.start), (h.end, max(h.end, sb))], unigrams=True):
             na, nb = nxt
@@ -1415,16 +1416,10 @@ def _retraction_in_message(ctx: _Ctx, sent: _Sentence, seg: tuple[int, int], thr
         si = ctx.sent_at(pos)
         return ctx.sents[si].segs[ctx.seg_at(si, pos)]
 
-    def next_seg(pos: int) -> tuple[int, int] | None:
-        si = ctx.sent_at(pos)
-        gi = ctx.seg_at(si, pos) + 1
-        segs = ctx.sents[si].segs
-        return segs[gi] if gi < len(segs) else None
-
     by_sentence: dict[int, list[_Hit]] = {}
     for h in candidates:
         by_sentence.setdefault(ctx.sent_at(h.start), []).append(h)
-    names = {si: _named(ctx.lex, ctx.t, hs, seg_of, ctx.value_spans, next_seg)
+    names = {si: _named(ctx.lex, ctx.t, hs, ctx.sents[si].segs, ctx.value_spans)
              for si, hs in by_sentence.items()}
     for h in candidates:
         if h.entry.anywhere and sent.start <= h.start < sent.end:
@@ -1478,16 +1473,10 @@ def _retraction_later(lex: _Lexicon, mt: str, leaves: Sequence[_Leaf], target: _
         segs = sents[sentence_of(pos)].segs
         return segs[max(0, bisect_right([x for x, _ in segs], pos) - 1)]
 
-    def next_seg(pos: int) -> tuple[int, int] | None:
-        segs = sents[sentence_of(pos)].segs
-        gi = max(0, bisect_right([x for x, _ in segs], pos) - 1) + 1
-        return segs[gi] if gi < len(segs) else None
-
     by_sentence: dict[int, list[_Hit]] = {}
     for h in candidates:
         by_sentence.setdefault(sentence_of(h.start), []).append(h)
-    names = {si: _named(lex, mt, hs, seg_of, values, next_seg)
-             for si, hs in by_sentence.items()}
+    names = {si: _named(lex, mt, hs, sents[si].segs, values) for si, hs in by_sentence.items()}
     found: list[str] = []
     for h in candidates:
         if h.entry.answer and asked:
