@@ -28,8 +28,8 @@
    Non-durable (``fsync`` off): the raw loop, ``gate.submit`` and ``submit_many``.
    Printed: commits/s (wall), CPU ms per commit, and the ratios asked for.
 2. **Scale**: a tenant per ``--sizes`` entry, seeded with ``git fast-import`` in the
-   store's layout (10 facts per subject; fact, record, message, ``ids/`` and
-   ``derived/`` on main; message and conversation on the audit ref). Then, interleaved
+   store's layout (10 facts per subject; fact, record, message with its ``.derived``
+   index, ``ids/`` on main; message and conversation on the audit ref). Then, interleaved
    across sizes in each round: recall of a random subject (p50/p99), proposalId lookup
    of a random committed proposal (p50/p99), and commit cost (``gate.submit``, fsync
    off and on, ms per commit). Ratios are against the smallest size.

@@ -38,6 +38,28 @@ def test_plain_ids_read_naturally() -> None:
                             "editor").endswith("/u-dev-lin/global/default/preference/editor.json")
 
 
+@pytest.mark.parametrize("mid", ["m1", "m1.derived", "m1.json", "m1.derived.json", *HOSTILE])
+def test_derived_index_is_apart_from_every_message_file(mid: str) -> None:
+    """A message's ``.derived`` folder sits next to message files in the same fan-out
+    bucket, so no message id may name another's folder or file."""
+    mem = "0" * 32
+    path = layout.derived_path(mid, mem)
+    assert layout.derived_memory_id(path) == mem
+    assert path.rsplit("/", 1)[0] == layout.derived_dir(mid)
+    others = ["m1", "m1.derived", "m1.json", "m1.derived.json", *HOSTILE]
+    taken = {layout.message_path(o) for o in others} | {layout.derived_dir(o) for o in others
+                                                        if o != mid}
+    assert layout.derived_dir(mid) not in taken
+    assert layout.derived_memory_id(layout.message_path(mid)) is None
+
+
+@pytest.mark.parametrize("path", ["messages/ab/cd/m1.json", "facts/ab/cd/s/g/d/k/x.json",
+                                  "messages/ab/cd/m1.derived", "ids/ab/cd/" + "0" * 32,
+                                  "messages/ab/cd/m1/" + "0" * 32])
+def test_derived_memory_id_names_only_index_entries(path: str) -> None:
+    assert layout.derived_memory_id(path) is None
+
+
 def _ls_tree(repo: Path, ref: str) -> list[str]:
     out = subprocess.run(["git", "--git-dir", str(repo), "ls-tree", "-r", "--name-only", ref],
                          check=True, capture_output=True, text=True).stdout

@@ -73,7 +73,12 @@ def test_commit_has_fact_record_message_and_trailers(store: Store) -> None:
     repo_path = store.tenant_path("t1")
     files = git(repo_path, "ls-tree", "-r", "--name-only", "main").split()
     prefixes = sorted({f.split("/")[0] for f in files})
-    assert prefixes == ["derived", "facts", "ids", "messages", "policy.json", "proposals"]
+    assert prefixes == ["facts", "ids", "messages", "policy.json", "proposals"]
+    # the revoke-by-message index sits next to the message it indexes
+    messages = sorted(f for f in files if f.startswith("messages/"))
+    assert messages[0].endswith("/m1.derived/" + messages[0].rsplit("/", 1)[-1])
+    assert messages[1].endswith("/m1.json")
+    assert messages[0].split("/")[:3] == messages[1].split("/")[:3]
     body = git(repo_path, "log", "-1", "--format=%B", "main")
     parsed = git(repo_path, "interpret-trailers", "--parse", input=body)
     trailers = dict(line.split(": ", 1) for line in parsed.splitlines())

@@ -818,8 +818,8 @@ def _check_admin(ctx: CommitContext) -> None:
             raise _Refuse(f"unexpected change to {path} for an admin commit")
         if path in created:
             _index_blob(ctx, path, created[path])
-        elif path.startswith("derived/") and path.rsplit("/", 1)[-1] in paths_by_id:
-            _index_blob(ctx, path, paths_by_id[path.rsplit("/", 1)[-1]])
+        elif (mid := layout.derived_memory_id(path)) in paths_by_id:
+            _index_blob(ctx, path, paths_by_id[mid])
         else:
             raise _Refuse(f"unexpected change to {path} for an admin commit")
     for index in created:

@@ -14,7 +14,7 @@ Tree of ``refs/heads/main`` (approved changes only)::
     ids/<mid[:2]>/<mid[2:4]>/<memoryId>             -> fact path (memoryId lookup)
     proposals/<pid[:2]>/<pid[2:4]>/<proposalId>.json  immutable proposal records
     messages/<fan(messageId)>/<messageId>.json      source messages of committed facts
-    derived/<fan(messageId)>/<messageId>/<memoryId> -> fact path (revoke by message)
+    messages/<fan(messageId)>/<messageId>.derived/<memoryId> -> fact path (revoke by message)
 
 Tree of ``refs/memrepo/audit`` (everything that is not an approved change)::
 
@@ -141,9 +141,24 @@ def invalid_path(digest: str) -> str:
 
 
 def derived_dir(message_id: str) -> str:
-    """``derived/<fan>/<messageId>/`` on main: every memory a message gave rise to."""
-    return f"derived/{fan(message_id)}/{component(message_id)}"
+    """``messages/<fan>/<messageId>.derived/`` on main: every memory a message gave rise to.
+
+    Next to the message's own file rather than in a ``derived/`` tree of its own: the
+    commit that copies a message to main already rewrites ``messages/<fan>/``, so the
+    index costs one new folder instead of three more rewritten ones (two of them 256
+    entries wide). Names cannot collide: a message's file ends in ``.json``, its folder
+    in ``.derived``, and :func:`component` is injective.
+    """
+    return f"messages/{fan(message_id)}/{component(message_id)}.derived"
 
 
 def derived_path(message_id: str, mid: str) -> str:
     return f"{derived_dir(message_id)}/{mid}"
+
+
+def derived_memory_id(path: str) -> str | None:
+    """The memoryId a :func:`derived_path` names, or ``None`` for any other path."""
+    parts = path.split("/")
+    if len(parts) == 5 and parts[0] == "messages" and parts[3].endswith(".derived"):
+        return parts[4]
+    return None

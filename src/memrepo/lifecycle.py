@@ -517,7 +517,7 @@ def edit(store: Store, tenant_id: str, target: str | FactRef, value: Any, *, ope
 
 def _derived_entries(tenant: TenantRepo, fact: Fact, path: str, messages: Sequence[str]
                      ) -> dict[str, _git.Oid | None]:
-    """``derived/<message>/<memoryId>`` entries, so revoke-by-message reaches ``fact``."""
+    """``<message>.derived/<memoryId>`` entries, so revoke-by-message reaches ``fact``."""
     blob = _git.write_blob(tenant.repo, path.encode())
     return {layout.derived_path(m, fact.memory_id): blob for m in messages}
 

@@ -38,7 +38,8 @@ from .recordindex import ProposalIndex
 
 STORE_MARKER = "memrepo-store.json"
 #: 2: two-level fan-out of subjects, messages, conversations, ids, pending, invalid.
-STORE_FORMAT = 2
+#: 3: the revoke-by-message index moved from ``derived/`` to next to each message.
+STORE_FORMAT = 3
 TENANTS_DIR = "tenants"
 GATE_AUTHOR = _git.Author("memrepo gate", "gate@memrepo.invalid")
 #: Batches between two fresh repository handles (see :meth:`TenantRepo.staged`).
