@@ -15,7 +15,7 @@ import _workers
 from conftest import NOW, said
 from memrepo import _git, layout, lifecycle
 from memrepo.proposal import DecisionKind
-from memrepo.recordindex import INDEX_FILE
+from memrepo.recordindex import INDEX_FILE, index_files
 from memrepo.store import State, Store, TenantRepo
 
 CTX = multiprocessing.get_context("spawn")
@@ -176,6 +176,94 @@ def test_inside_a_batch_records_come_from_the_batch(store: Store) -> None:
                                                 True)
         assert indexed(tenant, pids[0], staged) == walked(tenant, pids[0], staged)
     assert indexed(tenant, pid, tenant.state()) is None  # never published
+
+
+def forget_index(tenant: TenantRepo) -> None:
+    tenant._records.close()
+    for path in index_files(tenant.path):
+        path.unlink(missing_ok=True)
+
+
+Table = tuple[dict[str, str], dict[str, tuple[str | None, ...]]]
+
+
+def table(tenant: TenantRepo) -> Table:
+    """What the file holds: the commits it reflects and every row, as hex."""
+    with sqlite3.connect(tenant.path / INDEX_FILE) as db:
+        meta = dict(db.execute("SELECT ref, commit_id FROM meta").fetchall())
+        found = {pid.hex(): tuple(None if b is None else b.hex() for b in blobs)
+                 for pid, *blobs in db.execute("SELECT pid, main, audit FROM records")}
+    return meta, found
+
+
+def expected_table(tenant: TenantRepo, pids: list[str]) -> Table:
+    """What the file must hold for the refs on disk, found by walking the trees."""
+    state = tenant.state()
+    rows_ = {}
+    for pid in pids:
+        blobs = tuple(None if (o := _git.lookup(tree, layout.proposal_path(pid))) is None
+                      else str(o.id) for tree in (state.main_tree, state.audit_tree))
+        if blobs != (None, None):
+            rows_[pid] = blobs
+    return {layout.MAIN_REF: str(state.main), layout.AUDIT_REF: str(state.audit)}, rows_
+
+
+def test_refresh_builds_the_index_so_no_lookup_has_to(store: Store) -> None:
+    pids, _ = history(store)
+    tenant = store.tenant("t1")
+    forget_index(tenant)  # as if no lookup had ever run
+    check = tenant.refresh_record_index()
+    assert check is not None and (check.records, check.verified, check.repaired) == (
+        len(pids), False, False)
+    assert table(tenant) == expected_table(tenant, pids)
+    check = tenant.refresh_record_index(verify=True)
+    assert check is not None and (check.verified, check.repaired) == (True, False)
+    assert table(tenant) == expected_table(tenant, pids)
+
+
+@pytest.mark.parametrize("damage", ["wrong row", "extra row", "missing row", "meta ahead"])
+def test_verifying_finds_and_rebuilds_rows_that_differ_from_the_trees(
+        store: Store, damage: str) -> None:
+    """Damage a catch-up cannot see (the file still says it reflects the refs) is found
+    only by comparing with the trees."""
+    pids, states = history(store)
+    tenant = store.tenant("t1")
+    assert tenant.refresh_record_index() is not None
+    with sqlite3.connect(tenant.path / INDEX_FILE) as db:
+        if damage == "wrong row":
+            db.execute("UPDATE records SET main = (SELECT main FROM records WHERE pid = ?)"
+                       " WHERE pid = ?", (bytes.fromhex(pids[2]), bytes.fromhex(pids[0])))
+        elif damage == "extra row":
+            db.execute("INSERT INTO records VALUES (?, ?, NULL)", (b"\xab" * 32, b"\x01" * 20))
+        elif damage == "missing row":
+            db.execute("DELETE FROM records WHERE pid = ?", (bytes.fromhex(pids[3]),))
+        else:  # rows of an earlier state under meta naming the latest
+            db.execute("DELETE FROM records")
+            db.execute("DELETE FROM meta")
+    if damage == "meta ahead":
+        assert indexed(tenant, pids[0], states[1]) == walked(tenant, pids[0], states[1])
+        with sqlite3.connect(tenant.path / INDEX_FILE) as db:
+            for ref, commit in ((layout.MAIN_REF, states[-1].main),
+                                (layout.AUDIT_REF, states[-1].audit)):
+                db.execute("UPDATE meta SET commit_id = ? WHERE ref = ?", (str(commit), ref))
+    damaged = table(tenant)
+    assert damaged != expected_table(tenant, pids)
+    check = tenant.refresh_record_index()
+    assert check is not None and not check.repaired and table(tenant) == damaged
+    check = tenant.refresh_record_index(verify=True)
+    assert check is not None and (check.verified, check.repaired) == (True, True)
+    assert table(tenant) == expected_table(tenant, pids)
+    check = tenant.refresh_record_index(verify=True)
+    assert check is not None and not check.repaired
+
+
+def test_refresh_of_an_unusable_index_says_so(store: Store) -> None:
+    pids, _ = history(store)
+    tenant = store.tenant("t1")
+    forget_index(tenant)
+    (tenant.path / INDEX_FILE).mkdir()
+    assert tenant.refresh_record_index(verify=True) is None
+    assert indexed(tenant, pids[0], tenant.state()) == walked(tenant, pids[0], tenant.state())
 
 
 @pytest.mark.slow

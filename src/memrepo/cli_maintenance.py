@@ -3,12 +3,24 @@
 from __future__ import annotations
 
 import json
+from typing import TYPE_CHECKING
 
 import click
+
+if TYPE_CHECKING:
+    from .recordindex import Check
 
 
 def _kb(n: float | None) -> str:
     return "-" if n is None else f"{n / 1024:,.1f} KB"
+
+
+def _index_line(check: Check | None, size: int) -> str:
+    if check is None:
+        return "unavailable (lookups walk the trees)"
+    state = ("rebuilt: it differed from the trees" if check.repaired
+             else "verified against the trees" if check.verified else "up to date")
+    return f"{check.records:,} record(s), {_kb(size)}, {state}"
 
 
 def register(group: click.Group) -> None:
@@ -73,8 +85,7 @@ def maintenance(obj: object, tenants: tuple[str, ...], light: bool, fast: bool,
             if r.fact_versions is not None:
                 click.echo(f"  {r.fact_versions:,} fact version(s), "
                            f"{_kb(r.bytes_per_fact_version)} per fact version")
-            if a.index_bytes:
-                click.echo(f"  record index: {_kb(a.index_bytes)}")
+            click.echo(f"  record index: {_index_line(r.record_index, a.index_bytes)}")
             if r.fsck_ok is not None:
                 click.echo(f"  fsck: {'ok' if r.fsck_ok else 'FAILED'}")
                 for line in r.fsck_errors:

@@ -34,7 +34,7 @@ from . import _git, canonical, layout
 from .errors import InputError, NotFoundError, StoreError
 from .policy import Policy, default_policy, parse_policy
 from .proposal import Fact, Message, format_time
-from .recordindex import ProposalIndex
+from .recordindex import Check, ProposalIndex
 
 STORE_MARKER = "memrepo-store.json"
 #: 2: two-level fan-out of subjects, messages, conversations, ids, pending, invalid.
@@ -317,6 +317,13 @@ class TenantRepo:
             return Record(data, True)
         data = self._json(state.audit_tree, path)
         return None if data is None else Record(data, False)
+
+    def refresh_record_index(self, *, verify: bool = False) -> Check | None:
+        """Bring the proposal record index to the refs on disk now (maintenance does, so
+        that no lookup pays for building it); see :meth:`ProposalIndex.refresh`."""
+        main = _git.resolve(self._disk, layout.MAIN_REF)
+        audit = _git.resolve(self._disk, layout.AUDIT_REF)
+        return self._records.refresh(self._disk, main, audit, verify=verify)
 
     def fact_at(self, path: str, state: State) -> Fact | None:
         data = self._json(state.main_tree, path)
