@@ -120,8 +120,8 @@ def test_handles_asking_about_different_commits_each_get_their_own_answer(
                 assert indexed(handle, pid, state) == walked(handle, pid, state)
 
 
-@pytest.mark.parametrize("damage", ["deleted", "garbage", "wrong row", "foreign meta",
-                                    "old layout", "a folder in its place"])
+@pytest.mark.parametrize("damage", ["deleted", "garbage", "wrong row", "missing row",
+                                    "foreign meta", "old layout", "a folder in its place"])
 def test_a_damaged_index_never_changes_an_answer(store: Store, damage: str) -> None:
     pids, _ = history(store)
     tenant = store.tenant("t1")
@@ -141,6 +141,9 @@ def test_a_damaged_index_never_changes_an_answer(store: Store, damage: str) -> N
                                (bytes.fromhex(pids[2]),)).fetchone()
             db.execute("UPDATE records SET main = ? WHERE pid = ?",
                        (other[0], bytes.fromhex(pids[0])))
+    elif damage == "missing row":  # the file still says it reflects the refs
+        with sqlite3.connect(path) as db:
+            db.execute("DELETE FROM records WHERE pid = ?", (bytes.fromhex(pids[0]),))
     elif damage == "foreign meta":  # indexed as of a commit this repository never had
         with sqlite3.connect(path) as db:
             db.execute("UPDATE meta SET commit_id = ?", ("1" * 40,))
@@ -157,7 +160,7 @@ def test_a_damaged_index_never_changes_an_answer(store: Store, damage: str) -> N
         assert indexed(fresh, pid, state) == walked(fresh, pid, state), damage
     if damage == "a folder in its place":
         assert path.is_dir()  # left alone; every lookup walked the trees
-    elif damage != "wrong row":
+    elif damage not in ("wrong row", "missing row"):  # those only a verify repairs
         assert rows(fresh) == len(pids)  # rebuilt or caught up, and in use again
 
 

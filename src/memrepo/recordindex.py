@@ -12,7 +12,8 @@ It is derived data, never the truth:
   tree diff: equal subtrees cost nothing, so catching up costs what changed);
 * a missing, unreadable or corrupt file is rebuilt from the trees; any error falls back
   to walking the trees (:meth:`ProposalIndex.lookup` returns None);
-* every record it names is checked by the caller (the record names its proposalId).
+* every record it names is checked by the caller (the record names its proposalId), and
+  the caller asks the trees whenever it names none ("never decided" lets a write go on).
 
 One SQLite file per tenant repository (``<repo>/memrepo-records.sqlite``, WAL): several
 processes catch it up under SQLite's write lock, re-reading ``meta`` inside the

@@ -299,13 +299,13 @@ class TenantRepo:
 
         Outside a batch the side index (:mod:`memrepo.recordindex`) names the record's
         blob; a batch's commits are not on disk to index, so it walks the trees, as it
-        does whenever the index cannot answer or names a record of another proposal."""
+        does whenever the index cannot answer, names a record of another proposal or
+        knows of none: "never decided" lets a review merge write, so only the trees may
+        say it (a row lost to damage would otherwise decide a proposal twice)."""
         path = layout.proposal_path(proposal_id)
         if self.batch is None:
             found = self._records.lookup(self._disk, proposal_id, state.main, state.audit)
-            if found == (None, None):
-                return None
-            if found is not None:
+            if found is not None and found != (None, None):
                 on_main = found[0] is not None
                 blob = found[0] if on_main else found[1]
                 assert blob is not None
