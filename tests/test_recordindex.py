@@ -9,11 +9,12 @@ import sqlite3
 from pathlib import Path
 from typing import Any
 
+import pygit2
 import pytest
 
 import _workers
 from conftest import NOW, said
-from memrepo import _git, layout, lifecycle
+from memrepo import _git, layout, lifecycle, recordindex
 from memrepo.proposal import DecisionKind
 from memrepo.recordindex import INDEX_FILE, index_files
 from memrepo.store import State, Store, TenantRepo
@@ -267,6 +268,32 @@ def test_refresh_of_an_unusable_index_says_so(store: Store) -> None:
     (tenant.path / INDEX_FILE).mkdir()
     assert tenant.refresh_record_index(verify=True) is None
     assert indexed(tenant, pids[0], tenant.state()) == walked(tenant, pids[0], tenant.state())
+
+
+def test_building_from_nothing_walks_what_a_diff_would_list(tmp_path: Path) -> None:
+    """The build walks the tree instead of diffing it from nothing (memory); both must
+    list the same entries, odd ones included."""
+    repo = pygit2.init_repository(str(tmp_path / "r.git"), bare=True)
+    blob = repo.create_blob(b"{}")
+    inner = repo.TreeBuilder()
+    inner.insert("a" * 64 + ".json", blob, pygit2.GIT_FILEMODE_BLOB)
+    inner.insert("b" * 64 + ".json", blob, pygit2.GIT_FILEMODE_BLOB_EXECUTABLE)
+    inner.insert("c" * 64 + ".json", blob, pygit2.GIT_FILEMODE_LINK)
+    inner.insert("d" * 64 + ".json", blob, pygit2.GIT_FILEMODE_COMMIT)
+    inner.insert("notes.txt", blob, pygit2.GIT_FILEMODE_BLOB)
+    inner.insert("not-hex.json", blob, pygit2.GIT_FILEMODE_BLOB)
+    mid = repo.TreeBuilder()
+    mid.insert("aa", inner.write(), pygit2.GIT_FILEMODE_TREE)
+    mid.insert("e" * 64 + ".json", blob, pygit2.GIT_FILEMODE_BLOB)
+    tree = repo.get(mid.write())
+    assert isinstance(tree, pygit2.Tree)
+    walked_entries = sorted(recordindex._entries(repo, tree))
+    diffed = sorted((c.path, c.new, c.new_mode)
+                    for c in _git.changed_entries(repo, None, tree))
+    assert walked_entries == diffed and len(walked_entries) == 7
+    assert sorted(recordindex._rows(repo, None, tree)) == sorted(
+        [(bytes.fromhex("a" * 64), blob.raw), (bytes.fromhex("e" * 64), blob.raw),
+         *((bytes.fromhex(c * 64), None) for c in "bcd")])
 
 
 @pytest.mark.slow

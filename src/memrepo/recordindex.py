@@ -26,7 +26,7 @@ import contextlib
 import os
 import sqlite3
 import threading
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -250,25 +250,40 @@ def _transaction(db: sqlite3.Connection, kind: str) -> Iterator[None]:
 
 
 def _rows(repo: pygit2.Repository, before: pygit2.Tree | None, after: pygit2.Tree | None
-          ) -> list[tuple[bytes, bytes | None]]:
+          ) -> Iterator[tuple[bytes, bytes | None]]:
     """(proposalId, record blob or None if gone) for each record that differs between two
-    ``proposals/`` subtrees. Only regular files count as records."""
-    rows = []
-    for change in _git.changed_entries(repo, before, after):
-        name = change.path.rsplit("/", 1)[-1]
+    ``proposals/`` subtrees. Only regular files count as records.
+
+    From nothing, the tree is walked rather than diffed: a diff lists every entry at
+    once (1.5 GB at a million proposals), the walk holds one folder at a time."""
+    changes = _entries(repo, after) if before is None else (
+        (c.path, c.new, c.new_mode) for c in _git.changed_entries(repo, before, after))
+    for path, new, mode in changes:
+        name = path.rsplit("/", 1)[-1]
         if not name.endswith(".json"):
             continue
-        blob = None if change.new is None or change.new_mode != pygit2.GIT_FILEMODE_BLOB \
-            else change.new.raw
+        blob = None if new is None or mode != pygit2.GIT_FILEMODE_BLOB else new.raw
         try:  # proposalIds are 64 hex digits (layout refuses others): 32 bytes here
             key = bytes.fromhex(name[:-5])
         except ValueError:
             continue
-        rows.append((key, blob))
-    return rows
+        yield key, blob
+
+
+def _entries(repo: pygit2.Repository, tree: pygit2.Tree | None, prefix: str = ""
+             ) -> Iterator[tuple[str, _git.Oid, int]]:
+    """(path, id, mode) of every non-tree entry under ``tree``: what a diff from an empty
+    tree lists, one folder at a time."""
+    for entry in tree or ():
+        if entry.type == pygit2.GIT_OBJECT_TREE:
+            sub = repo.get(entry.id)
+            assert isinstance(sub, pygit2.Tree)
+            yield from _entries(repo, sub, f"{prefix}{entry.name}/")
+        else:
+            yield f"{prefix}{entry.name}", entry.id, entry.filemode
 
 
 def _upsert(db: sqlite3.Connection, table: str, column: str,
-            rows: list[tuple[bytes, bytes | None]]) -> None:
+            rows: Iterable[tuple[bytes, bytes | None]]) -> None:
     db.executemany(f"INSERT INTO {table} (pid, {column}) VALUES (?, ?) "
                    f"ON CONFLICT (pid) DO UPDATE SET {column} = excluded.{column}", rows)
