@@ -134,6 +134,13 @@ POSITIVES: list[tuple[str, str, str]] = [
     ("IBAN DE89 3704 0044 0532 0130 00 please", "DE89 3704 0044 0532 0130 00", "iban"),
     ("身份证号 11010519491231002X", "11010519491231002X", "national_id"),
     ("SSN 078-05-1121", "078-05-1121", "national_id"),
+    # from the fourth held-out batch: a secret named by a cue, then given by reference
+    ("I changed the wifi password; the new one is Blue-Falcon#77", "Blue-Falcon#77", "password"),
+    ("reset the root pwd, new one: Qx7!mPz2", "Qx7!mPz2", "password"),
+    ("we changed the VPN password, it's now Kite-Runner_88", "Kite-Runner_88", "password"),
+    ("changed my PIN, the new one is 4821", "4821", "password"),
+    ("路由器密码改了，新的是 Abc!2345", "Abc!2345", "password"),
+    ("密码改了，现在是 Tr0ub4dor&3", "Tr0ub4dor&3", "password"),
 ]
 
 
@@ -220,6 +227,13 @@ NEGATIVES: list[str] = [
     "编辑器用 VS Code 1.95",
     "版本号是 v2.3.1-beta",
     "我的时区是 Asia/Shanghai",
+    # a reference to a password that says something harmless about it
+    "rotate the staging DB password, the new one is stored in 1Password",
+    "my password manager is 1Password, the new one is Bitwarden",
+    "the password policy changed, the new one is stricter",
+    "pin the version, the new one is 4.2.1",
+    "密码管理器换了，新的是 Bitwarden",
+    "密码策略改了，新的是 90 天轮换一次",
 ]
 
 

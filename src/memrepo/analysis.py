@@ -28,9 +28,11 @@ Why it is built this way:
   Go" leaves Go alone.
 * **So is a retraction**: "scratch the Zed part" / "回复风格那条不要了" takes back only what
   it names, a bare "scratch that" what came before it, and a later "oops, I meant the
-  build failed" corrects the build, not the memory instruction (see ``_retraction_applies``).
+  build failed" corrects the build, not the memory instruction; "take Fly out of that"
+  takes back Fly.io and nothing else (see ``_retraction_applies``).
 * **Quotations belong to whoever they are attributed to**: 'Leo wrote: "remember, I want
-  German"' is Leo's (or a forum's) words, however first-person they sound.
+  German"' is Leo's (or a forum's) words, however first-person they sound, and so is a
+  pasted chat line under its speaker's label ("看看小王在群里发的：\n【小王】记住…").
 * **Habits are not instructions**: "always"/"总是" instruct only as imperatives ("Always
   reply in French"); "I always use tabs" is a plain statement and waits for confirmation.
 * **Pure and fast.** No I/O except loading the two lexicon files once; everything is
@@ -202,6 +204,9 @@ _RETRACTED = frozenset({"retracted", "corrected", "kept"})
 #: Families only read inside a quoted passage's lead-in (who or what is being quoted).
 _QUOTE_INTRO = ("quote_speaker", "quote_source", "other_person", "other_person_reported",
                 "other_person_cased", "pasted_header", "pasted_report")
+#: …of which these say where a quotation came from or who wrote it, rather than merely
+#: mentioning someone.
+_QUOTE_ORIGIN = frozenset({"quote_speaker", "quote_source", "pasted_header", "pasted_report"})
 #: Internal family -> the public flag its cues are reported under.
 _PUBLIC: dict[str, str] = {
     "other_person_reported": "other_person", "other_person_cased": "other_person",
@@ -223,6 +228,7 @@ class _Entry:
     anywhere: bool = False               # retraction family: prohibitions count anywhere
     habitual: bool = False               # explicit: not after a subject ("I always use…")
     answer: bool = False                 # retracted: a bare "no" that may answer a question
+    strict: bool = False                 # retracted: takes back only what it names
     everyday: bool = False               # absurd: a joke only next to irony, not on its own
     reset: re.Pattern[str] | None = None  # negators: what ends this negator's reach
     reach: int | None = None             # negators: most words between it and the value
@@ -385,9 +391,10 @@ class _Builder:
                 habitual = not isinstance(item, str) and bool(item.get("habitual"))
                 reach = None if isinstance(item, str) else item.get("reach")
                 everyday = not isinstance(item, str) and bool(item.get("everyday"))
+                strict = not isinstance(item, str) and bool(item.get("strict"))
                 entry = None if exempt else _Entry(name, lang, cue, anywhere=anywhere,
                                                    habitual=habitual, reach=reach,
-                                                   everyday=everyday)
+                                                   everyday=everyday, strict=strict)
                 self._index(_IndexItem(name, entry, re.compile(_phrase_source(phrase), re.ASCII)),
                             phrase)
                 continue
@@ -399,7 +406,7 @@ class _Builder:
                            at_start=item.get("at") == "start", cased=bool(item.get("cased")),
                            anywhere=bool(item.get("anywhere")), reset=reset,
                            reach=item.get("reach"), habitual=bool(item.get("habitual")),
-                           answer=bool(item.get("answer")),
+                           answer=bool(item.get("answer")), strict=bool(item.get("strict")),
                            everyday=bool(item.get("everyday")))
             if entry.at_start or entry.cased:
                 self.special.setdefault(name, []).append((entry, re.compile(item["re"],
@@ -1080,6 +1087,9 @@ def _anchor_flags(ctx: _Ctx, a: int, b: int, has_value: bool, span_end: int, abs
     # Someone else at the keyboard ("on Mia's laptop", "借了他的号") speaks for the whole message.
     other += [h.tag for h in ctx.hits.get("other_author", ())]
     quoted_other, quoted_source = _quoted_report(ctx, a, b)
+    label_other, label_source = _speaker_line(ctx, a)
+    quoted_other += label_other
+    quoted_source += label_source
     out["other_person"] = other + quoted_other
 
     out["question"] = ctx.question(si)
@@ -1194,7 +1204,11 @@ def _quoted_report(ctx: _Ctx, a: int, b: int) -> tuple[list[str], list[str]]:
     """(other_person, pasted_untrusted) cues for a value inside a quotation that its
     lead-in or trailer attributes to someone or somewhere else ('Leo wrote: "remember, I
     always want German"', '在论坛看到这段：『记住我用 Emacs』'). A quotation with no
-    attribution ('my title is "Tech Lead"') is the speaker's own words."""
+    attribution ('my title is "Tech Lead"') is the speaker's own words.
+
+    A quotation that opens a sentence of its own takes the sentence before it as its
+    lead-in for where it came from and who wrote it ('found this on a forum, thoughts?
+    "…"'), though not for people merely mentioned there ("Alice uses Vim. '…'")."""
     speakers: list[str] = []
     sources: list[str] = []
     t = ctx.t
@@ -1203,14 +1217,104 @@ def _quoted_report(ctx: _Ctx, a: int, b: int) -> tuple[list[str], list[str]]:
             continue
         stops = [m.end() for m in _QUOTE_STOP_RE.finditer(t, max(0, qa - _QUOTE_LEAD), qa)]
         lead = stops[-1] if stops else max(0, qa - _QUOTE_LEAD)
+        before = lead                          # the previous sentence, if the quote opens one
+        if stops and not _TOKEN_RE.search(t, lead, qa):
+            earlier = [x for x in stops if _TOKEN_RE.search(t, x, lead)]
+            before = earlier[-1] if earlier else max(0, qa - _QUOTE_LEAD)
         after = _QUOTE_STOP_RE.search(t, qb + 1, min(len(t), qb + 1 + _QUOTE_TRAIL))
         trail = after.start() if after else min(len(t), qb + 1 + _QUOTE_TRAIL)
         for fam in _QUOTE_INTRO:
+            first = before if fam in _QUOTE_ORIGIN else lead
             for h in ctx.hits.get(fam, ()):
-                if lead <= h.start < qa or qb < h.start < trail:
+                if first <= h.start < qa or qb < h.start < trail:
                     flag = h.tag.split(":", 1)[0]
                     tag = f"{flag}:{h.entry.lang}:quoted ({h.entry.cue})"
                     (sources if flag == "pasted_untrusted" else speakers).append(tag)
+    return speakers, sources
+
+
+#: A chat line that opens with its speaker: "【小王】…", "[dan] …", "[09:14] dan: …",
+#: "小王：…", "> Priya: …" (an optional "> " and timestamp first). Groups n1–n4 hold the name.
+_SPEAKER_LABEL_RE = re.compile(
+    r"[ \t>]*(?:\[\d{1,2}:\d{2}(?::\d{2})?(?:\s*[ap]m)?\][ \t]*)?"
+    r"(?:【(?P<n1>[^】\n]{1,16})】[ \t]*:?|\[(?P<n2>[^\]\n]{1,24})\][ \t]*:?"
+    r"|<(?P<n3>[^>\n]{1,24})>[ \t]*:?"
+    r"|(?P<n4>[^\s:,.!?;()\[\]【】<>\"']{1,16}(?:[ \t][^\s:,.!?;()\[\]【】<>\"']{1,16}){0,2})"
+    r"[ \t]*:(?!//))"
+)
+#: Cues that make a label the speaker's own ("me:", "我：") or a heading ("Note:", "记住：").
+_NOT_A_SPEAKER = ("first_person", "explicit", "update_injection", "pasted_header", "filler")
+
+
+def _mentions(text: str, name: str) -> bool:
+    """Does ``text`` name ``name`` (whole words at ASCII edges)?"""
+    name = name.strip()
+    if not name:
+        return False
+    pattern = _form_pattern(name)
+    return pattern is not None and any(_spans(pattern, text))
+
+
+def _speaker_label(ctx: _Ctx, line_start: int
+                   ) -> tuple[tuple[int, int], tuple[int, int]] | None:
+    """The label opening the line at ``line_start`` and the name inside it, if any."""
+    m = _SPEAKER_LABEL_RE.match(ctx.t, line_start)
+    if m is None:
+        return None
+    name = next(g for g in ("n1", "n2", "n3", "n4") if m.group(g) is not None)
+    na, nb = m.span(name)
+    if not _TOKEN_RE.search(ctx.t, na, nb):
+        return None
+    if any(h.start < nb and na < h.end for fam in _NOT_A_SPEAKER
+           for h in ctx.hits.get(fam, ())):
+        return None
+    name_text = ctx.t[na:nb]
+    if set(_LATIN_TOKEN_RE.findall(name_text)) & ctx.lex.kind_words or \
+            any(k in name_text for k in ctx.lex.kind_phrases):
+        return None                            # a field ("Database: Postgres"), not a person
+    return m.span(), (na, nb)
+
+
+def _speaker_line(ctx: _Ctx, a: int) -> tuple[list[str], list[str]]:
+    """(other_person, pasted_untrusted) cues for a value on a pasted chat line: a line that
+    opens with a speaker label ("【小王】记住，我缩进只用 tabs", "[09:14] dan: remember I'm a
+    tabs guy") after lines that say who wrote it or where it was posted ("看看小王在群里发的：",
+    "look what Dan wrote in the team chat:"). It is the labelled person's words, however
+    first-person they sound, exactly as a quotation with that lead-in is.
+
+    A label alone proves nothing ("【重要】记住我用 tabs", "Editor: Neovim"), and neither does
+    the speaker's own ("me:", "我："), so the lead-in must attribute the line, and a
+    single-line message has none. A mere reporting verb attributes it only when the lead-in
+    also names the labelled speaker ("Dan wrote"): "我跟你说一下我的配置：\n编辑器：Neovim"
+    is the speaker's own list, while a place ("群里", "#frontend") or another person ("同事")
+    is enough on its own."""
+    t = ctx.t
+    line_start = t.rfind("\n", 0, a) + 1
+    if line_start == 0:
+        return [], []
+    found = _speaker_label(ctx, line_start)
+    if found is None or found[0][1] > a:
+        return [], []
+    label, name = found
+    # The lead-in is the text before the block of labelled lines this one belongs to.
+    block = line_start
+    while block > 0:
+        prev = t.rfind("\n", 0, block - 1) + 1
+        if prev == 0 or _speaker_label(ctx, prev) is None:
+            break
+        block = prev
+    lead = max(0, block - _QUOTE_LEAD, t.rfind("\n", 0, block - 1) + 1)   # the line before it
+    named = _mentions(t[lead:block], t[name[0]:name[1]])
+    speakers: list[str] = []
+    sources: list[str] = []
+    for fam in _QUOTE_INTRO:
+        if fam == "quote_speaker" and not named:
+            continue
+        for h in ctx.hits.get(fam, ()):
+            if lead <= h.start < block or label[0] <= h.start < label[1]:
+                flag = h.tag.split(":", 1)[0]
+                tag = f"{flag}:{h.entry.lang}:speaker label ({h.entry.cue})"
+                (sources if flag == "pasted_untrusted" else speakers).append(tag)
     return speakers, sources
 
 
@@ -1364,9 +1468,28 @@ def _names_an_artifact(lex: _Lexicon, named: _Named) -> bool:
         any(w in named.text for w in lex.artifact_phrases)
 
 
+def _names_a_thing(lex: _Lexicon, named: _Named) -> bool:
+    """Is what a retraction names a real name: a Latin word or two CJK characters that
+    belong together ("需求文档")? A lone character after a cue ("啊不|行") is how the cue
+    was said, not what it is about."""
+    return bool(_tokens(lex, named.text, [(0, len(named.text))]))
+
+
+def _abbreviates(words: Iterable[str], value_words: Iterable[str]) -> bool:
+    """Is one of ``words`` a short form or slip of a Latin word of the value: its letters
+    in order, starting alike ("nvim"/"neovm" for "neovim", "pg" for "postgres")?"""
+    def inside(short: str, long: str) -> bool:
+        it = iter(long)
+        return all(ch in it for ch in short)
+
+    return any(w.isascii() and v.isascii() and len(w) >= 2 and w != v and w[0] == v[0]
+               and inside(w, v) for w in words for v in value_words)
+
+
 def _retraction_applies(lex: _Lexicon, family: str, *, value_in_region: bool,
                         region: set[str], target: _Target, also: _Words, later: bool,
-                        named: _Named, own_instruction: bool = False) -> bool:
+                        named: _Named, own_instruction: bool = False, strict: bool = False,
+                        other_sentence: bool = False) -> bool:
     """Does one retraction cue take back this value?
 
     A retraction is about what it names: "scratch the Zed part" / "never mind the typo" /
@@ -1378,12 +1501,22 @@ def _retraction_applies(lex: _Lexicon, family: str, *, value_in_region: bool,
     follows that message's own instruction ("Remember I use Zed. Scratch that last one.").
     A correction in a later message that carries a whole statement of its own ("oops, I
     meant the build failed, not passed") corrects that statement, not the memory
-    instruction."""
+    instruction.
+
+    Two kinds of retraction never take a name found nowhere to mean the value: a
+    ``strict`` cue, a verb whose object says what goes ("take Fly out of that", "drop
+    Heroku", "Fly.io 那个撤掉") and so says it about anything, a dog or a meeting as
+    readily as a memory; and, in the evidence message itself, a retraction in another
+    sentence (``other_sentence``): the speaker has just said the value in their own words,
+    so a different name there ("另外刚才那个需求文档算了") is about a different thing. Both
+    still take the value back when they name it or its kind ("the hosting bit")."""
     if named.words:
         if named.value_named or named.words & target.value.chars:
             return True
         if named.words & (target.elsewhere.chars | also.chars):
             return False
+        if strict or (other_sentence and _names_a_thing(lex, named)):
+            return _names_a_kind(lex, named) or _abbreviates(named.words, target.value.chars)
         # A name found nowhere may still mean the value; only a thing of the conversation
         # itself ("never mind the typo") is surely about something else.
         return _names_a_kind(lex, named) or not _names_an_artifact(lex, named)
@@ -1438,7 +1571,8 @@ def _retraction_in_message(ctx: _Ctx, sent: _Sentence, seg: tuple[int, int], thr
         value_in = any(x <= va < y for x, y in spans for va, _ in ctx.value_spans)
         if _retraction_applies(ctx.lex, h.entry.family, value_in_region=value_in,
                                region=_tokens(ctx.lex, ctx.t, spans), target=target,
-                               also=_NO_WORDS, later=False, named=names[hsi]):
+                               also=_NO_WORDS, later=False, named=names[hsi],
+                               strict=h.entry.strict, other_sentence=hs is not sent):
             found.append(h.tag)
     return found
 
@@ -1493,7 +1627,8 @@ def _retraction_later(lex: _Lexicon, mt: str, leaves: Sequence[_Leaf], target: _
         if _retraction_applies(lex, h.entry.family, value_in_region=value_in,
                                region=_tokens(lex, mt, spans), target=target,
                                also=own | around, later=True, named=names[si],
-                               own_instruction=any(i < h.start for i in instructions)):
+                               own_instruction=any(i < h.start for i in instructions),
+                               strict=h.entry.strict):
             found.append(h.tag)
     return found
 

@@ -14,8 +14,8 @@ Why it is built this way:
   from ``python-stdnum`` (Luhn for payment cards, ISO 13616 for IBANs, national id
   checksums). Home-made patterns only supplement them where they have a known gap
   (short ``sk-…`` keys, ``hf_``/``AIza``/``github_pat_`` families, ``ENCRYPTED PRIVATE
-  KEY`` blocks) and for secrets *stated in words* ("my password is …", "密码是…"),
-  which no library covers.
+  KEY`` blocks) and for secrets *stated in words* ("my password is …", "密码是…",
+  "rotate the DB password, the new one is …"), which no library covers.
 * **No global state, no I/O.** The plugins are instantiated once at import. Their
   ``analyze_line`` consults detect-secrets' process-wide settings and may call a
   vendor's verification endpoint, so it is never used: we run the plugins' own
@@ -650,6 +650,56 @@ def _scan_words(text: str) -> Iterator[SecretFinding]:
                 break
 
 
+# A secret named by a cue and then given by reference later in the clause: "rotate the
+# DB password, the new one is Gr33n-Lantern!42", "changed my PIN – new one: 4821",
+# "把测试库密码换了，新的是 Abc!2345". The pronoun stands for the password as surely as
+# "the new password is" would, so the value after it is the secret. Such a sentence often
+# says something harmless instead ("the new one is stored in 1Password", "the new one
+# is stricter"), so the value must look like a secret whatever connector introduced it.
+_ANAPHOR = re.compile(
+    r"(?i)(?<![A-Za-z0-9])(?:(?:the|its|my|our|your|a)[ \t]+)?"
+    r"(?:new|old|current|temporary|temp|updated|actual|real|correct|right|proper)"
+    r"[ \t]+(?:one|value)(?![A-Za-z0-9])"
+    r"|(?<![A-Za-z0-9])(?:it'?s|it[ \t]+is)[ \t]+now(?![A-Za-z0-9])"
+    r"|(?<![A-Za-z0-9])(?:changed|set|reset|updated|switched)[ \t]+it(?=[ \t]+to[ \t])"
+    r"|(?<![更最重创刷])新(?:的|密码|口令)?(?:那个|那串)?(?=[ \t]*(?:是|为|為|:))"
+    r"|现在(?=[ \t]*(?:是|为|為)[ \t]*[!-~])"
+)
+# How far after the cue the reference may come, within its clause.
+_ANAPHOR_REACH = 80
+_CLAUSE_END = re.compile(r"[.!?](?=\s|$)|[。！？\n]")
+
+
+def _scan_anaphora(text: str) -> Iterator[SecretFinding]:
+    for cue in _CUE_RE.finditer(text):
+        group = cue.lastgroup or ""
+        lang = group[:2]
+        family = (_EN_CUES if lang == "en" else _ZH_CUES)[int(group[2:])][0]
+        if family == _PIN and lang == "en" and cue.group(0) == cue.group(0).lower():
+            continue  # "pin the version, the new one is 2.3" is not about a PIN
+        end = min(len(text), cue.end() + _ANAPHOR_REACH)
+        stop = _CLAUSE_END.search(text, cue.end(), end)
+        end = stop.start() if stop else end
+        ref = _ANAPHOR.search(text, cue.end(), end)
+        if ref is None:
+            continue
+        pos = ref.end()
+        attempts = [c.match(text, pos) for c in _STRONG_CONNECTORS]
+        attempts.append(_TO_CONNECTOR.match(text, pos))
+        attempts.append(_WEAK_CONNECTOR[lang].match(text, pos))  # "it's now X"
+        for connector_match in attempts:
+            if connector_match is None:
+                continue
+            span = _extract_value(text, connector_match.end(), connector_match.group(0))
+            if span is None:
+                continue
+            value = _ascii_digits(text[span[0] : span[1]])
+            if _value_ok(value, family, "weak"):
+                kind = "password" if family in (_PASSWORD, _PIN, _CODE, _CVV) else "token"
+                yield SecretFinding(kind, span[0], span[1], f"words:{lang}:reference")
+                break
+
+
 # Shell and dotenv assignments ("export OPENAI_API_KEY=…", "DB_PASSWORD: …"): the
 # upper-case name ends in a secret word. Upper case only, so "primary key" prose and
 # lower-case code identifiers stay with the cue and keyword detectors.
@@ -779,6 +829,7 @@ _SCANNERS: tuple[Callable[[str], Iterable[SecretFinding]], ...] = (
     _scan_national_ids,
     _scan_cards,
     _scan_words,
+    _scan_anaphora,
     _scan_env_assignments,
     _scan_entropy,
 )

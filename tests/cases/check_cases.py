@@ -93,8 +93,8 @@ HEX64 = re.compile(r"^[0-9a-f]{64}$")
 HHMM = re.compile(r"^([01]\d|2[0-3]):[0-5]\d$")
 DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
 ID_RE = {"en": re.compile(r"^ce-[a-z]+-\d{3}$"), "zh": re.compile(r"^cz-[a-z]+-\d{3}$")}
-HOLDOUT_ID_RE = {"en": re.compile(r"^he-[a-z]+-\d{3}$"),
-                 "zh": re.compile(r"^hz-[a-z]+-\d{3}$")}
+HOLDOUT_ID_RE = {"en": re.compile(r"^h\d*e-[a-z]+-\d{3}$"),
+                 "zh": re.compile(r"^h\d*z-[a-z]+-\d{3}$")}
 
 
 def file_kind(path: Path) -> tuple[str | None, str | None]:
