@@ -637,17 +637,26 @@ def _scan_words(text: str) -> Iterator[SecretFinding]:
         attempts.append(("to", _TO_CONNECTOR.match(text, pos)))
         if weak_ok:
             attempts.append(("weak", _WEAK_CONNECTOR[lang].match(text, pos)))
-        for strength, connector_match in attempts:
-            if connector_match is None:
-                continue
-            span = _extract_value(text, connector_match.end(), connector_match.group(0))
-            if span is None:
-                continue
-            value = _ascii_digits(text[span[0] : span[1]])
-            if _value_ok(value, family, strength):
-                kind = "password" if family in (_PASSWORD, _PIN, _CODE, _CVV) else "token"
-                yield SecretFinding(kind, span[0], span[1], f"words:{lang}")
-                break
+        found = _first_value(text, attempts, family, f"words:{lang}")
+        if found is not None:
+            yield found
+
+
+def _first_value(text: str, attempts: Iterable[tuple[str, re.Match[str] | None]],
+                 family: str, source: str) -> SecretFinding | None:
+    """The first value a matched connector introduces that looks like a ``family``
+    secret at that connector's strength."""
+    for strength, connector_match in attempts:
+        if connector_match is None:
+            continue
+        span = _extract_value(text, connector_match.end(), connector_match.group(0))
+        if span is None:
+            continue
+        value = _ascii_digits(text[span[0] : span[1]])
+        if _value_ok(value, family, strength):
+            kind = "password" if family in (_PASSWORD, _PIN, _CODE, _CVV) else "token"
+            return SecretFinding(kind, span[0], span[1], source)
+    return None
 
 
 # A secret named by a cue and then given by reference later in the clause: "rotate the
@@ -684,20 +693,12 @@ def _scan_anaphora(text: str) -> Iterator[SecretFinding]:
         if ref is None:
             continue
         pos = ref.end()
-        attempts = [c.match(text, pos) for c in _STRONG_CONNECTORS]
-        attempts.append(_TO_CONNECTOR.match(text, pos))
-        attempts.append(_WEAK_CONNECTOR[lang].match(text, pos))  # "it's now X"
-        for connector_match in attempts:
-            if connector_match is None:
-                continue
-            span = _extract_value(text, connector_match.end(), connector_match.group(0))
-            if span is None:
-                continue
-            value = _ascii_digits(text[span[0] : span[1]])
-            if _value_ok(value, family, "weak"):
-                kind = "password" if family in (_PASSWORD, _PIN, _CODE, _CVV) else "token"
-                yield SecretFinding(kind, span[0], span[1], f"words:{lang}:reference")
-                break
+        # Whatever the connector, the value must look like a secret as after a weak one.
+        connectors = [*_STRONG_CONNECTORS, _TO_CONNECTOR, _WEAK_CONNECTOR[lang]]  # "it's now X"
+        found = _first_value(text, [("weak", c.match(text, pos)) for c in connectors], family,
+                             f"words:{lang}:reference")
+        if found is not None:
+            yield found
 
 
 # Shell and dotenv assignments ("export OPENAI_API_KEY=…", "DB_PASSWORD: …"): the
