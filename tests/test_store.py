@@ -74,14 +74,15 @@ def test_commit_has_fact_record_message_and_trailers(store: Store) -> None:
     files = git(repo_path, "ls-tree", "-r", "--name-only", "main").split()
     prefixes = sorted({f.split("/")[0] for f in files})
     assert prefixes == ["facts", "ids", "messages", "policy.json", "proposals"]
-    # the revoke-by-message index sits next to the message it indexes
-    messages = sorted(f for f in files if f.startswith("messages/"))
-    assert messages[0].endswith("/m1.derived/" + messages[0].rsplit("/", 1)[-1])
-    assert messages[1].endswith("/m1.json")
-    assert messages[0].split("/")[:3] == messages[1].split("/")[:3]
     body = git(repo_path, "log", "-1", "--format=%B", "main")
     parsed = git(repo_path, "interpret-trailers", "--parse", input=body)
     trailers = dict(line.split(": ", 1) for line in parsed.splitlines())
+    # the revoke-by-message index sits next to the message and names the fact's file
+    messages = sorted(f for f in files if f.startswith("messages/"))
+    bucket = messages[1].rsplit("/", 1)[0]
+    assert messages == [f"{bucket}/m1.derived/{trailers['Memory-Id']}", f"{bucket}/m1.json"]
+    (fact,) = [f for f in files if f.startswith("facts/")]
+    assert git(repo_path, "cat-file", "-p", f"main:{messages[0]}").strip() == fact
     for key in ("Proposal-Id", "Payload-Hash", "Memory-Id", "Fact-Version", "Decision",
                 "Policy-Version", "Operator", "Source-Message", "Conversation-Id"):
         assert key in trailers, key

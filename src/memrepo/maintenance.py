@@ -335,9 +335,7 @@ class Report:
             "recoveredRefLocks": self.recovered_ref_locks, "packedRefs": self.packed_refs,
             "repacked": self.repacked, "fsckOk": self.fsck_ok, "fsckErrors": self.fsck_errors,
             "factVersions": self.fact_versions,
-            "recordIndex": None if self.record_index is None else {
-                "records": self.record_index.records, "verified": self.record_index.verified,
-                "repaired": self.record_index.repaired},
+            "recordIndex": None if self.record_index is None else asdict(self.record_index),
             "bytesPerFactVersion": self.bytes_per_fact_version,
             "seconds": round(out["seconds"], 3), "skipped": self.skipped,
         }
