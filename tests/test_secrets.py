@@ -141,6 +141,10 @@ POSITIVES: list[tuple[str, str, str]] = [
     ("changed my PIN, the new one is 4821", "4821", "password"),
     ("路由器密码改了，新的是 Abc!2345", "Abc!2345", "password"),
     ("密码改了，现在是 Tr0ub4dor&3", "Tr0ub4dor&3", "password"),
+    # ... or in the opening words of the next sentence
+    ("I changed my PIN. The new one is 4821.", "4821", "password"),
+    ("Rotated the staging DB password! New one: Hx9-vault-Q2", "Hx9-vault-Q2", "password"),
+    ("wifi 密码改了。新的是 Sun#flower88", "Sun#flower88", "password"),
 ]
 
 
@@ -155,6 +159,9 @@ def test_positive(text: str, secret: str, kind: str) -> None:
 NEGATIVES: list[str] = [
     # English memories without a secret value
     "I changed my password yesterday",
+    "I changed my PIN. The new one is easier to type.",
+    "I reset my password. Then I bought a phone, the new one is a Pixel 9",
+    "密码改了。新的是我老婆的生日，别问",
     "password manager: 1Password",
     "remember to rotate the API key",
     "remember to rotate the API key every 90 days",

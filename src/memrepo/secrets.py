@@ -677,6 +677,7 @@ _ANAPHOR = re.compile(
 # How far after the cue the reference may come, within its clause.
 _ANAPHOR_REACH = 80
 _CLAUSE_END = re.compile(r"[.!?](?=\s|$)|[。！？\n]")
+_SPACE = re.compile(r"\s*")
 
 
 def _scan_anaphora(text: str) -> Iterator[SecretFinding]:
@@ -688,8 +689,13 @@ def _scan_anaphora(text: str) -> Iterator[SecretFinding]:
             continue  # "pin the version, the new one is 2.3" is not about a PIN
         end = min(len(text), cue.end() + _ANAPHOR_REACH)
         stop = _CLAUSE_END.search(text, cue.end(), end)
-        end = stop.start() if stop else end
-        ref = _ANAPHOR.search(text, cue.end(), end)
+        ref = _ANAPHOR.search(text, cue.end(), stop.start() if stop else end)
+        if ref is None and stop is not None:
+            # "I changed my PIN. The new one is 4821.": the next sentence may open with
+            # the reference; only its opening words, so a later "new one" about
+            # something else is not taken for the secret.
+            opening = _SPACE.match(text, stop.end()).end()
+            ref = _ANAPHOR.match(text, opening, end)
         if ref is None:
             continue
         pos = ref.end()
