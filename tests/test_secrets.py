@@ -145,6 +145,11 @@ POSITIVES: list[tuple[str, str, str]] = [
     ("I changed my PIN. The new one is 4821.", "4821", "password"),
     ("Rotated the staging DB password! New one: Hx9-vault-Q2", "Hx9-vault-Q2", "password"),
     ("wifi 密码改了。新的是 Sun#flower88", "Sun#flower88", "password"),
+    # a login given as a pair, with no password word before the secret
+    ("router admin login is admin / Rout3r#Reset2026", "Rout3r#Reset2026", "password"),
+    ("creds: deploy:Hx9!q2", "Hx9!q2", "password"),
+    ("my account is jane@example.com / Summer2026!", "Summer2026!", "password"),
+    ("登录信息：root / Abc!2345", "Abc!2345", "password"),
 ]
 
 
@@ -160,6 +165,11 @@ NEGATIVES: list[str] = [
     # English memories without a secret value
     "I changed my password yesterday",
     "I changed my PIN. The new one is easier to type.",
+    "login: admin/admin until the first boot",
+    "sign-in: Google / Okta",
+    "login: https://example.com/login",
+    "the login is at /admin/Login",
+    "account: see the wiki",
     "I reset my password. Then I bought a phone, the new one is a Pixel 9",
     "密码改了。新的是我老婆的生日，别问",
     "password manager: 1Password",

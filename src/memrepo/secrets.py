@@ -707,6 +707,33 @@ def _scan_anaphora(text: str) -> Iterator[SecretFinding]:
             yield found
 
 
+# A login given as a pair: "admin login is admin / Rout3r#Reset2026", "creds: deploy:Hx9!q",
+# "登录信息：root / Abc!2345". No password word precedes the secret, only the word for the
+# pair; the second half must look like a secret ("login: admin/admin" is a default, and
+# "sign-in: Google / Okta" names providers), and a URL never counts as a pair.
+_LOGIN_CUE = re.compile(
+    r"(?i)(?<![A-Za-z0-9])(?:log-?in|log-?on|sign-?in|creds|credentials?|account)"
+    r"(?:[ \t]+(?:details|info|data))?(?![A-Za-z0-9])|(?:登录|登陆|账号|帐号|账户)(?:信息)?"
+)
+_PAIR_USER = re.compile(r"[\w.@+\-]{1,64}[ \t]*(?:/|\||:(?!//))[ \t]*")
+
+
+def _scan_login_pairs(text: str) -> Iterator[SecretFinding]:
+    for cue in _LOGIN_CUE.finditer(text):
+        for connector in _STRONG_CONNECTORS:
+            joined = connector.match(text, cue.end())
+            user = _PAIR_USER.match(text, joined.end()) if joined else None
+            if user is None:
+                continue
+            name = user.group(0).rstrip(" \t/|:").lower()
+            found = _first_value(text, [("weak", user)], _PASSWORD, "words:login_pair")
+            # "login is at /admin/Login" is a path, not a pair
+            if (found is not None and name not in _STOPWORDS
+                    and "/" not in text[found.start:found.end]):
+                yield found
+            break
+
+
 # Shell and dotenv assignments ("export OPENAI_API_KEY=…", "DB_PASSWORD: …"): the
 # upper-case name ends in a secret word. Upper case only, so "primary key" prose and
 # lower-case code identifiers stay with the cue and keyword detectors.
@@ -837,6 +864,7 @@ _SCANNERS: tuple[Callable[[str], Iterable[SecretFinding]], ...] = (
     _scan_cards,
     _scan_words,
     _scan_anaphora,
+    _scan_login_pairs,
     _scan_env_assignments,
     _scan_entropy,
 )
