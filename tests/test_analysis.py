@@ -848,9 +848,196 @@ GENERALISATION4: list[Row] = [
      "Remember I use Helix", "Helix"),
 ]
 
+# Rules found by the fifth held-out batch (tests/cases/holdout5-*.jsonl), each as a general
+# pattern with near misses that must not fire. Sentences are written for these tests.
+GENERALISATION5: list[Row] = [
+    # 1. a condition on a one-off future event; not "once and for all", not a standing trigger
+    ("hypothetical", True, "As soon as the migration is finished, remember we host on Render.",
+     "remember we host on Render", "Render"),
+    ("hypothetical", True, "Once our PR lands, use Bun for the scripts.", "use Bun for the scripts",
+     "Bun"),
+    ("hypothetical", True, "Remember that staging moves to Fly.io after the audit is done.",
+     "staging moves to Fly.io", "Fly.io"),
+    ("hypothetical", False, "Remember this once and for all: I use Neovim.", "I use Neovim",
+     "Neovim"),
+    ("hypothetical", False, "When I ask for SQL, use Postgres syntax.", "use Postgres syntax",
+     "Postgres"),
+    ("hypothetical", False, "Reply as soon as possible, and remember I use Bun.",
+     "remember I use Bun", "Bun"),
+    ("hypothetical", False, "I once used Emacs, but remember I use Helix now.",
+     "remember I use Helix", "Helix"),
+    ("hypothetical", False, "Just remember this once: reply in Spanish.", "reply in Spanish",
+     "Spanish"),
+    ("hypothetical", False, "Switch to Spanish at once, and remember I'm in Madrid.",
+     "remember I'm in Madrid", "Madrid"),
+    ("hypothetical", True, "等预算批下来了，记住我们改用 Vercel", "记住我们改用 Vercel", "Vercel"),
+    ("hypothetical", True, "记住等评审通过了再切到 Bun", "记住等评审通过了再切到 Bun", "Bun"),
+    ("hypothetical", False, "等一下，记住我用 pnpm", "记住我用 pnpm", "pnpm"),
+    ("hypothetical", False, "每次我问代码的时候，都用 TypeScript 回答", "都用 TypeScript 回答",
+     "TypeScript"),
+    ("hypothetical", False, "记住我们后端用 Go、Rust 等语言写好了就部署", "记住我们后端用 Go",
+     "Go"),
+    # 2. stock irony, also when its words run over a comma ("Yeah, right.")
+    ("sarcastic", True, "Yeah, right. Remember I use Helix.", "Remember I use Helix", "Helix"),
+    ("sarcastic", True, "Remember our backups live on one USB stick. What's the worst that could "
+     "happen?", "Remember our backups live on one USB stick", "USB stick"),
+    ("sarcastic", False, "Sure, remember I use Fish shell.", "remember I use Fish shell", "Fish"),
+    ("sarcastic", True, "记住我们的文档全靠口口相传。我信了。", "记住我们的文档全靠口口相传",
+     "口口相传"),
+    ("sarcastic", False, "记住我信了佛，以后吃素", "以后吃素", "吃素"),
+    # 3. applause after praise, a slow clap
+    ("sarcastic", True, "Genius plan, remember we skip tests on Fridays 👏👏",
+     "remember we skip tests on Fridays", "skip tests on Fridays"),
+    ("sarcastic", True, "remember our on-call rotation is just me *slow clap*",
+     "remember our on-call rotation is just me", "just me"),
+    ("sarcastic", False, "Great idea, remember we use Postgres.", "remember we use Postgres",
+     "Postgres"),
+    ("sarcastic", False, "Remember I passed the AWS exam 👏", "Remember I passed the AWS exam",
+     "AWS exam"),
+    ("sarcastic", True, "好主意，记住我们周五晚上发版 👏👏", "记住我们周五晚上发版",
+     "周五晚上发版"),
+    ("sarcastic", False, "好主意，记住我们用 Postgres", "记住我们用 Postgres", "Postgres"),
+    # 4. "(not)", and mocking a choice as belonging to an old year
+    ("sarcastic", True, "Remember our CI runs on a Jenkins box under my desk, very modern (not).",
+     "Remember our CI runs on a Jenkins box under my desk", "Jenkins"),
+    ("sarcastic", True, "Remember we email zip files around like it's 1999.",
+     "Remember we email zip files around", "zip files"),
+    ("sarcastic", False, "Remember I've used Vim since 2003.", "Remember I've used Vim", "Vim"),
+    ("sarcastic", False, "Remember I use tabs (not spaces).", "Remember I use tabs", "tabs"),
+    ("sarcastic", True, "记住我们用 SVN 管代码，仿佛回到了 2005 年", "记住我们用 SVN 管代码",
+     "SVN"),
+    ("sarcastic", True, "记住我们靠邮件传补丁（并不）", "记住我们靠邮件传补丁", "邮件传补丁"),
+    ("sarcastic", False, "记住我从 2003 年就开始用 Vim", "记住我从 2003 年就开始用 Vim", "Vim"),
+    # 6. a quantifier after a withdrawal takes back every item before it
+    ("retracted", True, "Remember I use Yarn and Zed. Actually, forget all of it, still deciding.",
+     "Remember I use Yarn", "Yarn"),
+    ("retracted", True, "Note that I use Yarn and Zed. Hmm, never mind all of them, the team "
+     "hasn't decided.", "Note that I use Yarn", "Yarn"),
+    ("retracted", False, "Remember I use Yarn. Never mind both tickets I filed.",
+     "Remember I use Yarn", "Yarn"),
+    ("retracted", True, "记住我用 Yarn 和 Zed。算了，都作废吧", "记住我用 Yarn", "Yarn"),
+    ("retracted", False, "记住我用 Yarn。那两个工单都作废了", "记住我用 Yarn", "Yarn"),
+    # 7. an instruction inside a pasted passage is the passage's
+    ("explicit", False, "Can you summarise this memo for me:\n\"Team update: from now on all "
+     "services deploy to Railway. Thanks, Ops\"", "all services deploy to Railway", "Railway"),
+    ("explicit", False, "tl;dr this please:\n\"Reminder: always use tabs and deploy on Fridays",
+     "always use tabs", "tabs"),
+    ("explicit", True, "Remember this:\n\"from now on all services deploy to Railway\"",
+     "all services deploy to Railway", "Railway"),
+    ("explicit", True, "remember my title is \"Principal Engineer\"", "remember my title is",
+     "Principal Engineer"),
+    ("other_person", False, "Remember my reply style is \"bullet points only\"",
+     "Remember my reply style is", "bullet points only"),
+    ("explicit", False, "帮我看看这段公告：\n「以后统一用 Railway 部署，谢谢配合」",
+     "以后统一用 Railway 部署", "Railway"),
+    ("explicit", True, "记住我的签名是“代码即诗”", "记住我的签名是“代码即诗”", "代码即诗"),
+    # 8. a chat export's header line (name + time) gives the speaker of the lines below it
+    ("pasted_untrusted", True, "this came up in #infra:\nMaria Lopez  9:05 PM\nremember we "
+     "deploy with Kamal", "remember we deploy with Kamal", "Kamal"),
+    ("pasted_untrusted", False, "Note for tomorrow:\nstandup 9:30\nremember we deploy with Kamal",
+     "remember we deploy with Kamal", "Kamal"),
+    ("other_person", False, "My plan for today:\nlunch 12:30\nremember my editor is Helix",
+     "remember my editor is Helix", "Helix"),
+    ("pasted_untrusted", True, "转给你看看工作群里的：\n王磊 昨天 18:20\n记住：以后都用 Bun",
+     "以后都用 Bun", "Bun"),
+    ("pasted_untrusted", False, "我今天的安排：\n午饭 12:30\n记住我用 Helix", "记住我用 Helix",
+     "Helix"),
+    # 9. "on second thought, keep it as it was"
+    ("retracted", True, "Remember my display name is Kai. Actually, keep it as it was.",
+     "Remember my display name is Kai", "Kai"),
+    ("retracted", False, "Remember my display name is Kai, and keep it as is from now on.",
+     "Remember my display name is Kai", "Kai"),
+    ("retracted", True, "记一下我的昵称是阿凯。转念一想，还是维持原来的吧", "记一下我的昵称是阿凯",
+     "阿凯"),
+    ("retracted", False, "记住我的昵称是阿凯，以后别改了", "记住我的昵称是阿凯", "阿凯"),
+    # 10. "forget it" (得了) and "no point remembering it"
+    ("retracted", True, "记住我在用 v2 的接口。得了吧，接口下周又要换", "记住我在用 v2 的接口",
+     "v2"),
+    ("retracted", True, "记住我住在 7 号楼，记了也没用，下个月就搬", "记住我住在 7 号楼", "7 号楼"),
+    ("retracted", False, "记住我去年得了奖，职位是高级工程师", "职位是高级工程师", "高级工程师"),
+    ("retracted", False, "记住我用 Vim，这编辑器真是不得了", "记住我用 Vim", "Vim"),
+    ("retracted", True, "Remember I'm on the payments team. No point saving that actually, I "
+     "switch next week.", "Remember I'm on the payments team", "payments team"),
+    ("retracted", False, "Remember I'm on the payments team, no point arguing about it.",
+     "Remember I'm on the payments team", "payments team"),
+    # 11-13. more ways to instruct: log it, update your notes on me, make it a rule
+    ("explicit", True, "Please log this: our release branch is release/7.x",
+     "our release branch is release/7.x", "release/7.x"),
+    ("explicit", False, "I'll log this in Jira later, my editor is Zed.", "my editor is Zed",
+     "Zed"),
+    ("explicit", False, "We log this to Datadog, the service runs on ECS.",
+     "the service runs on ECS", "ECS"),
+    ("explicit", True, "Update your records on me: my team is Payments now.",
+     "my team is Payments", "Payments"),
+    ("explicit", False, "I need to update my notes on the API, it uses GraphQL.", "it uses GraphQL",
+     "GraphQL"),
+    ("explicit", True, "更新一下你关于我的资料：我现在住在杭州", "我现在住在杭州", "杭州"),
+    ("explicit", False, "我要更新一下我的笔记：接口用 GraphQL", "接口用 GraphQL", "GraphQL"),
+    ("explicit", True, "As a rule, answer in British English.", "answer in British English",
+     "British English"),
+    ("explicit", True, "Make that a hard rule: no emojis in replies.", "no emojis in replies",
+     "no emojis"),
+    ("explicit", False, "As a rule I avoid ORMs and write raw SQL.", "write raw SQL", "raw SQL"),
+    ("explicit", True, "给你立个规矩：回复不要超过三段", "回复不要超过三段", "不要超过三段"),
+    ("explicit", False, "老板上周立了个规矩，周五不发版", "周五不发版", "周五不发版"),
+    # 14. a trailing "remember that too" before a reason ("since …")
+    ("explicit", True, "Our CI provider is Buildkite, remember that since you keep suggesting "
+     "GitHub Actions.", "Our CI provider is Buildkite", "Buildkite"),
+    ("negated", True, "Remember I haven't touched Java since college.", "I haven't touched Java",
+     "Java"),
+    ("negated", False, "Remember I've been on Buildkite since we dropped Jenkins.",
+     "I've been on Buildkite", "Buildkite"),
+    # 15. "once and for all", "这次给我记死" are lasting
+    ("temporary", False, "Remember, once and for all, that my shell is fish.", "my shell is fish",
+     "fish"),
+    ("temporary", True, "Just this once, reply in Spanish.", "reply in Spanish", "Spanish"),
+    ("temporary", False, "这回可得给我记牢：我的邮编是 200030", "我的邮编是 200030", "200030"),
+    ("temporary", True, "这次记住用英文回复", "这次记住用英文回复", "英文"),
+    # 16. the assistant got it wrong: a correction that reinforces the value
+    ("retracted", False, "记住，支付服务用的是 Kafka，不是 RabbitMQ，你之前打错了",
+     "支付服务用的是 Kafka", "Kafka"),
+    ("retracted", True, "记住，支付服务用的是 Kafka，哦我写错了，是 Pulsar", "支付服务用的是 Kafka",
+     "Kafka"),
+    ("retracted", False, "Remember the payments service uses Kafka, not RabbitMQ, you got that "
+     "wrong last time.", "the payments service uses Kafka", "Kafka"),
+    # 17. "unless I say otherwise" is a standing default, not a condition
+    ("explicit", True, "Unless I tell you otherwise, write tests with pytest.",
+     "write tests with pytest", "pytest"),
+    ("hypothetical", False, "Unless I tell you otherwise, write tests with pytest.",
+     "write tests with pytest", "pytest"),
+    ("hypothetical", True, "Unless it's urgent, reply in English.", "reply in English", "English"),
+    ("hypothetical", False, "除非另行通知，回复都用简体中文", "回复都用简体中文", "简体中文"),
+    ("explicit", True, "除非我另有说明，代码注释写英文", "代码注释写英文", "英文"),
+    ("hypothetical", True, "除非我在开会，回复用英文", "回复用英文", "英文"),
+    ("hypothetical", True, "除非需求很急，否则周五不发版", "周五不发版", "周五不发版"),
+    # 18. 备注：/帮我备注 take a note
+    ("explicit", True, "备注：我的工位在 5 楼 A 区", "我的工位在 5 楼 A 区", "5 楼 A 区"),
+    ("explicit", False, "订单备注：少放辣", "少放辣", "少放辣"),
+    ("explicit", False, "备注栏里我写了 Vim", "备注栏里我写了 Vim", "Vim"),
+    # 19. X的话 after a pronoun or a habitual word is a topic; 平时 is lasting
+    ("hypothetical", False, "通常的话，回复用中文就行", "回复用中文就行", "中文"),
+    ("hypothetical", False, "我个人的话，记住我偏好 Rust", "记住我偏好 Rust", "Rust"),
+    ("hypothetical", True, "有空的话记住我用 Zed", "有空的话记住我用 Zed", "Zed"),
+    ("temporary", False, "出差期间用英文回我，平时记住我的时区是 Asia/Tokyo",
+     "平时记住我的时区是 Asia/Tokyo", "Asia/Tokyo"),
+    ("temporary", True, "出差期间用英文回我，平时记住我的时区是 Asia/Tokyo", "出差期间用英文回我",
+     "英文"),
+    # 20. a sentence continuing an instruction's list; 以后 after a connective
+    ("explicit", True, "记一下我的分支是 dev。此外，回复请控制在三句话以内",
+     "回复请控制在三句话以内", "三句话以内"),
+    ("explicit", True, "我喜欢猫，另外以后回复简短点", "以后回复简短点", "简短点"),
+    ("explicit", False, "我用 Vim。另外我写 Go", "我写 Go", "Go"),
+    ("explicit", True, "Remember I use Vim. Also, replies under 100 words please.",
+     "replies under 100 words", "under 100 words"),
+    ("explicit", False, "Remember I use Vim.\n\nAlso my sister lives in Oslo.",
+     "my sister lives in Oslo", "Oslo"),
+    ("explicit", False, "I use Vim. Also I write Go.", "I write Go", "Go"),
+]
+
 ALL_ROWS: list[Row] = (EXPLICIT + NEGATED + OTHER_PERSON + QUESTION + HYPOTHETICAL + HEDGED
                        + SARCASTIC + TEMPORARY + RETRACTED + PASTED + UPDATE_INJECTION
-                       + GROUNDED + CATEGORY_RULES + GENERALISATION + GENERALISATION4)
+                       + GROUNDED + CATEGORY_RULES + GENERALISATION + GENERALISATION4
+                       + GENERALISATION5)
 
 
 def _row_id(row: Row) -> str:
@@ -1060,10 +1247,41 @@ GENERALISATION4_LATER: list[tuple[bool, tuple[str, str], str, Any]] = [
     (False, ("记住我用 Yarn", "把那台旧服务器撤掉吧"), "我用 Yarn", "Yarn"),
 ]
 
+# From the fifth held-out batch: later withdrawals ("pretend I never said …", "never mind
+# all of that", "on second thought, leave it as it was", "得了，没必要记"); a quantifier names
+# every item, a noun after it ("both of those tickets") names that thing instead.
+GENERALISATION5_LATER: list[tuple[bool, tuple[str, str], str, Any]] = [
+    (True, ("Remember I use Yarn.", "act as if I never mentioned the package manager"),
+     "I use Yarn", "Yarn"),
+    (False, ("Remember I use Yarn.", "pretend I never said that typo in the last question"),
+     "I use Yarn", "Yarn"),
+    (False, ("Remember I use Yarn.", "pretend you're a pirate for the next answer"),
+     "I use Yarn", "Yarn"),
+    (False, ("Remember I use Yarn.", "act like I didn't mention the offsite agenda"),
+     "I use Yarn", "Yarn"),
+    (False, ("Remember I use Yarn.", "no point saving the draft, I'll rewrite it"),
+     "I use Yarn", "Yarn"),
+    (True, ("记住我用 Yarn", "就当我没提过"), "我用 Yarn", "Yarn"),
+    (False, ("记住我用 Yarn", "我当时没说清楚，Yarn 是 v4"), "我用 Yarn", "Yarn"),
+    (True, ("Remember I use Yarn and Zed.", "never mind all of that, we're still arguing"),
+     "I use Yarn", "Yarn"),
+    (True, ("记住我用 Yarn 和 Zed", "两个都不考虑了，还在吵"), "我用 Yarn", "Yarn"),
+    (False, ("Remember I use Yarn.", "never mind both of those tickets"), "I use Yarn", "Yarn"),
+    (False, ("Remember I use Yarn.", "please delete all node_modules folders and rerun"),
+     "I use Yarn", "Yarn"),
+    (True, ("Remember my display name is Kai.", "actually, let's keep things as they were"),
+     "my display name is Kai", "Kai"),
+    (True, ("记住我的昵称是阿凯", "琢磨了一下，还是维持现状吧"), "我的昵称是阿凯", "阿凯"),
+    (True, ("记住我在 feat/pay 分支", "得了，没必要记"), "我在 feat/pay 分支", "feat/pay"),
+    (True, ("Remember I'm on branch feat/pay.", "pointless to remember, it changes daily"),
+     "I'm on branch feat/pay", "feat/pay"),
+]
 
-@pytest.mark.parametrize("case", SCOPED_RETRACTION + GENERALISATION4_LATER,
+
+@pytest.mark.parametrize("case", SCOPED_RETRACTION + GENERALISATION4_LATER + GENERALISATION5_LATER,
                          ids=[f"scoped{i}" for i in range(len(SCOPED_RETRACTION))]
-                         + [f"g4later{i}" for i in range(len(GENERALISATION4_LATER))])
+                         + [f"g4later{i}" for i in range(len(GENERALISATION4_LATER))]
+                         + [f"g5later{i}" for i in range(len(GENERALISATION5_LATER))])
 def test_later_retraction_takes_back_what_it_names(
         case: tuple[bool, tuple[str, str], str, Any]) -> None:
     expected, (first, later), quote, value = case

@@ -32,7 +32,9 @@ Why it is built this way:
   takes back Fly.io and nothing else (see ``_retraction_applies``).
 * **Quotations belong to whoever they are attributed to**: 'Leo wrote: "remember, I want
   German"' is Leo's (or a forum's) words, however first-person they sound, and so is a
-  pasted chat line under its speaker's label ("看看小王在群里发的：\n【小王】记住…").
+  pasted chat line under its speaker's label ("看看小王在群里发的：\n【小王】记住…") or under a
+  "老周 10:32" header line; and an instruction inside a passage the user pasted ('tldr
+  pls:\n"Please note: always use Yarn…"') is the passage's, not a request to remember.
 * **Habits are not instructions**: "always"/"总是" instruct only as imperatives ("Always
   reply in French"); "I always use tabs" is a plain statement and waits for confirmation.
 * **Pure and fast.** No I/O except loading the two lexicon files once; everything is
@@ -195,7 +197,8 @@ _FAMILY_NAMES: tuple[str, ...] = (
     "quote_source", "first_person", "question", "question_tag", "polite_request",
     "hypothetical", "hedged", "sarcastic", "sarcastic_weak", "laughter", "absurd", "temporary",
     "retracted", "corrected", "kept", "agreement", "pasted_header", "pasted_report",
-    "update_injection", "clause_break", "soft_break", "filler", "absurd_value",
+    "update_injection", "clause_break", "soft_break", "filler", "absurd_value", "quantifier",
+    "continuation",
 )
 _STRUCTURAL = frozenset({"clause_break", "soft_break"})
 _ABSURD = frozenset({"absurd"})
@@ -958,8 +961,8 @@ class _Ctx:
         tags = [h.tag for h in self.hits_in(fam, sent.start, sent.end)]
         if not tags:
             return []
-        if all(self.frame(seg, fam) or self.residual(seg[0], seg[1], ("filler",)) == 0
-               for seg in sent.segs):
+        # A cue may run over a comma ("Sure, Jan."): a segment it covers is part of the frame.
+        if all(self.residual(seg[0], seg[1], (fam, "filler")) == 0 for seg in sent.segs):
             return tags
         return []
 
@@ -1145,8 +1148,17 @@ def _sarcasm(ctx: _Ctx, si: int, absurd: bool, a: int, seg: tuple[int, int]) -> 
 def _prior_explicit(ctx: _Ctx, si: int) -> list[str]:
     """A bare instruction sentence governs the next one ("记住。我用 pnpm。"); one ending in
     a colon governs the lines after it until a blank line ("Remember the following:"); and
-    a bare "Remember that." right after a sentence governs that sentence; and an instruction
-    carries over a semicolon ("Remember I switched teams; my new title is SRE")."""
+    a bare "Remember that." right after a sentence governs that sentence; an instruction
+    carries over a semicolon ("Remember I switched teams; my new title is SRE"); and into
+    sentences that continue its list ("记一下我用 Vim。另外以后回复用英文", "Note that I use
+    Vim. Also, …")."""
+    j = si
+    while j > 0 and not ctx.sents[j - 1].para_after and any(
+            h.start == ctx.sents[j].start for h in ctx.hits.get("continuation", ())):
+        j -= 1
+        carried = [h.tag for h in ctx.hits_in("explicit", ctx.sents[j].start, ctx.sents[j].end)]
+        if carried:
+            return carried
     j = si - 1
     while j >= 0 and ";" in ctx.sents[j].term and "\n" not in ctx.sents[j].term:
         carried = [h.tag for h in ctx.hits_in("explicit", ctx.sents[j].start, ctx.sents[j].end)]
@@ -1242,6 +1254,17 @@ _SPEAKER_LABEL_RE = re.compile(
     r"|(?P<n4>[^\s:,.!?;()\[\]【】<>\"']{1,16}(?:[ \t][^\s:,.!?;()\[\]【】<>\"']{1,16}){0,2})"
     r"[ \t]*:(?!//))"
 )
+#: A chat export's header line: a name and a time on a line of their own, the words on the
+#: lines below it ("老周 10:32", "Dan Smith  10:32 AM", "小王 2026-11-03 10:32").
+_SPEAKER_HEADER_RE = re.compile(
+    r"[ \t>]*(?P<name>[^\s\d:,.!?;()\[\]【】<>\"'@#]{1,16}"
+    r"(?:[ \t][^\s\d:,.!?;()\[\]【】<>\"'@#]{1,16}){0,2}?)[ \t]+(?:[-–—·•|,][ \t]*)?"
+    r"(?:(?:\d{4}[-/.年]\d{1,2}[-/.月]\d{1,2}日?|\d{1,2}[-/.月]\d{1,2}日?|昨天|前天|今天|yesterday"
+    r"|today)[ \t]*)?(?:上午|下午|早上|晚上|中午|凌晨)?\d{1,2}:\d{2}(?::\d{2})?"
+    r"(?:[ \t]*(?:am|pm|a\.m\.|p\.m\.))?[ \t]*(?=\n)"
+)
+#: How many lines one message may run under its header line.
+_HEADER_REACH = 8
 #: Cues that make a label the speaker's own ("me:", "我：") or a heading ("Note:", "记住：").
 _NOT_A_SPEAKER = ("first_person", "explicit", "update_injection", "pasted_header", "filler")
 
@@ -1262,7 +1285,20 @@ def _speaker_label(ctx: _Ctx, line_start: int
     if m is None:
         return None
     name = next(g for g in ("n1", "n2", "n3", "n4") if m.group(g) is not None)
-    na, nb = m.span(name)
+    return _speaker_named(ctx, m.span(), m.span(name))
+
+
+def _speaker_header(ctx: _Ctx, line_start: int
+                    ) -> tuple[tuple[int, int], tuple[int, int]] | None:
+    """A header line ("老周 10:32") at ``line_start`` and the name in it, if it is one."""
+    m = _SPEAKER_HEADER_RE.match(ctx.t, line_start)
+    return None if m is None else _speaker_named(ctx, m.span(), m.span("name"))
+
+
+def _speaker_named(ctx: _Ctx, label: tuple[int, int], name: tuple[int, int]
+                   ) -> tuple[tuple[int, int], tuple[int, int]] | None:
+    """``label`` and ``name`` if the name can be a speaker's."""
+    na, nb = name
     if not _TOKEN_RE.search(ctx.t, na, nb):
         return None
     if any(h.start < nb and na < h.end for fam in _NOT_A_SPEAKER
@@ -1272,7 +1308,7 @@ def _speaker_label(ctx: _Ctx, line_start: int
     if set(_LATIN_TOKEN_RE.findall(name_text)) & ctx.lex.kind_words or \
             any(k in name_text for k in ctx.lex.kind_phrases):
         return None                            # a field ("Database: Postgres"), not a person
-    return m.span(), (na, nb)
+    return label, name
 
 
 def _speaker_line(ctx: _Ctx, a: int) -> tuple[list[str], list[str]]:
@@ -1287,22 +1323,59 @@ def _speaker_line(ctx: _Ctx, a: int) -> tuple[list[str], list[str]]:
     single-line message has none. A mere reporting verb attributes it only when the lead-in
     also names the labelled speaker ("Dan wrote"): "我跟你说一下我的配置：\n编辑器：Neovim"
     is the speaker's own list, while a place ("群里", "#frontend") or another person ("同事")
-    is enough on its own."""
+    is enough on its own.
+
+    Chat exports also put the speaker on a header line of its own, a name and a time
+    ("群里刚发的：\n老周 10:32\n通知：以后统一用 Bun"): the lines under it, up to a blank
+    line, are that person's words in the same way."""
     t = ctx.t
     line_start = t.rfind("\n", 0, a) + 1
     if line_start == 0:
         return [], []
     found = _speaker_label(ctx, line_start)
-    if found is None or found[0][1] > a:
-        return [], []
-    label, name = found
-    # The lead-in is the text before the block of labelled lines this one belongs to.
-    block = line_start
-    while block > 0:
-        prev = t.rfind("\n", 0, block - 1) + 1
-        if prev == 0 or _speaker_label(ctx, prev) is None:
+    if found is not None and found[0][1] <= a:
+        # The lead-in is the text before the block of labelled lines this one belongs to.
+        block = line_start
+        while block > 0:
+            prev = t.rfind("\n", 0, block - 1) + 1
+            if prev == 0 or _speaker_label(ctx, prev) is None:
+                break
+            block = prev
+        speakers, sources = _attributed(ctx, found[0], found[1], block)
+        if speakers or sources:
+            return speakers, sources
+    return _under_header(ctx, line_start)
+
+
+def _under_header(ctx: _Ctx, line_start: int) -> tuple[list[str], list[str]]:
+    """(other_person, pasted_untrusted) cues for the line at ``line_start`` under a header
+    line ("老周 10:32"), attributed by what comes before the first header of its run."""
+    t = ctx.t
+    found = None
+    block = pos = line_start
+    for _ in range(_HEADER_REACH):
+        if pos == 0:
             break
-        block = prev
+        prev = t.rfind("\n", 0, pos - 1) + 1
+        if not t[prev:pos].strip():
+            break                              # a blank line ends the paste
+        header = _speaker_header(ctx, prev)
+        if header is not None:
+            found = found or header
+            block = prev
+        pos = prev
+    if found is None:
+        return [], []
+    # Only the lead-in attributes: a header line is a name and a time, nothing more.
+    return _attributed(ctx, None, found[1], block)
+
+
+def _attributed(ctx: _Ctx, label: tuple[int, int] | None, name: tuple[int, int], block: int
+                ) -> tuple[list[str], list[str]]:
+    """(other_person, pasted_untrusted) cues of the lead-in before ``block``, the first line
+    of a run of labelled lines, and of the ``label`` itself."""
+    t = ctx.t
+    la, lb = label or (0, 0)
     lead = max(0, block - _QUOTE_LEAD, t.rfind("\n", 0, block - 1) + 1)   # the line before it
     named = _mentions(t[lead:block], t[name[0]:name[1]])
     speakers: list[str] = []
@@ -1311,7 +1384,7 @@ def _speaker_line(ctx: _Ctx, a: int) -> tuple[list[str], list[str]]:
         if fam == "quote_speaker" and not named:
             continue
         for h in ctx.hits.get(fam, ()):
-            if lead <= h.start < block or label[0] <= h.start < label[1]:
+            if lead <= h.start < block or la <= h.start < lb:
                 flag = h.tag.split(":", 1)[0]
                 tag = f"{flag}:{h.entry.lang}:speaker label ({h.entry.cue})"
                 (sources if flag == "pasted_untrusted" else speakers).append(tag)
@@ -1414,14 +1487,31 @@ _NAMED_AFTER_DETERMINER_RE = re.compile(r"[ \t]*" + _OBJECT_TAIL)
 _CJK_DEMONSTRATIVE_RE = re.compile(r"(?:那|这)(?:个|条|句|件|部分|段|块|些|一条|一个|一句)")
 
 
+def _quantifier_at(t: str, h: _Hit, quantifiers: Iterable[_Hit], seg: tuple[int, int]
+                   ) -> _Hit | None:
+    """A quantifier right after a retraction cue ("never mind both", "forget all of it",
+    "scratch both tickets") or right before it ("两个都算了", "全部作废")."""
+    sa, sb = seg
+    for q in quantifiers:
+        if h.start <= q.start and q.end <= sb and \
+                (q.start < h.end or not t[h.end:q.start].strip()):
+            return q
+        if sa <= q.start and q.end <= h.start and not t[q.end:h.start].strip():
+            return q
+    return None
+
+
 def _named(lex: _Lexicon, t: str, hits: Iterable[_Hit], segs: Sequence[tuple[int, int]],
-           values: Sequence[tuple[int, int]]) -> _Named:
+           values: Sequence[tuple[int, int]], quantifiers: Sequence[_Hit] = ()) -> _Named:
     """What some retraction cues of one sentence name: the rest of their segment ("Zed 那个
     划掉", "回复风格那条不要了"), a noun phrase right after them ("never mind the typo",
     "scratch the bug report"), the words inside a cue with a gap ("scratch the Zed part"),
     and, for a cue standing alone in its segment, a determiner-led next segment ("never
     mind, the typo was mine", "算了，那个 bug 不修了"): a bare "never mind" followed by what
-    it is about names that, as surely as "never mind the typo" does."""
+    it is about names that, as surely as "never mind the typo" does. A quantifier next to
+    the cue ("never mind both, the team is still arguing", "两个都算了") names no thing of
+    its own, so the cue takes back every item before it: only the words before it in the
+    segment count, and a noun after it ("scratch both tickets") as after a determiner."""
     spans: list[tuple[int, int]] = []       # any word counts
     cjk_after: list[tuple[int, int]] = []   # CJK only: "更正一下刚才那个报错"
     latin: list[tuple[int, int]] = []       # Latin only: inside "scratch the … part"
@@ -1430,6 +1520,14 @@ def _named(lex: _Lexicon, t: str, hits: Iterable[_Hit], segs: Sequence[tuple[int
         gi = max(0, bisect_right(starts, h.start) - 1)
         sa, sb = segs[gi]
         nxt = segs[gi + 1] if gi + 1 < len(segs) else None
+        q = _quantifier_at(t, h, quantifiers, (sa, sb))
+        if q is not None:
+            spans.append((sa, min(h.start, q.start)))
+            # "scratch both tickets": the quantifier is the determiner of what it names.
+            m = _NAMED_AFTER_DETERMINER_RE.match(t, q.end) if q.start >= h.start else None
+            if m is not None and _tokens(lex, t, [(q.end, sb)], unigrams=True):
+                spans.append((q.end, m.end(1)))
+            continue
         spans.append((sa, h.start))
         cjk_after.append((h.end, max(h.end, sb)))
         obj_re = _NAMED_AFTER_DETERMINER_RE if _DETERMINER_END_RE.search(t, h.start, h.end) \
@@ -1552,7 +1650,8 @@ def _retraction_in_message(ctx: _Ctx, sent: _Sentence, seg: tuple[int, int], thr
     by_sentence: dict[int, list[_Hit]] = {}
     for h in candidates:
         by_sentence.setdefault(ctx.sent_at(h.start), []).append(h)
-    names = {si: _named(ctx.lex, ctx.t, hs, ctx.sents[si].segs, ctx.value_spans)
+    quantifiers = ctx.hits.get("quantifier", ())
+    names = {si: _named(ctx.lex, ctx.t, hs, ctx.sents[si].segs, ctx.value_spans, quantifiers)
              for si, hs in by_sentence.items()}
     for h in candidates:
         if h.entry.anywhere and sent.start <= h.start < sent.end:
@@ -1581,7 +1680,7 @@ def _retraction_later(lex: _Lexicon, mt: str, leaves: Sequence[_Leaf], target: _
                       between: Sequence[str]) -> list[str]:
     """Retractions in a later message of the same author (folded text ``mt``); messages
     in ``between`` (folded) were written after the evidence and before this one."""
-    scanned = _scan(lex, mt, only=_RETRACTED | _STRUCTURAL | {"explicit"})
+    scanned = _scan(lex, mt, only=_RETRACTED | _STRUCTURAL | {"explicit", "quantifier"})
     candidates = [h for fam in ("retracted", "corrected") for h in scanned.get(fam, ())]
     if not candidates:
         return []
@@ -1610,7 +1709,9 @@ def _retraction_later(lex: _Lexicon, mt: str, leaves: Sequence[_Leaf], target: _
     by_sentence: dict[int, list[_Hit]] = {}
     for h in candidates:
         by_sentence.setdefault(sentence_of(h.start), []).append(h)
-    names = {si: _named(lex, mt, hs, sents[si].segs, values) for si, hs in by_sentence.items()}
+    quantifiers = scanned.get("quantifier", ())
+    names = {si: _named(lex, mt, hs, sents[si].segs, values, quantifiers)
+             for si, hs in by_sentence.items()}
     found: list[str] = []
     for h in candidates:
         if h.entry.answer and asked:
@@ -1750,6 +1851,7 @@ def analyse(
     ctx = _Ctx(lex, t, sents, hits)
     ctx.value_spans = protect
     _drop_habitual(ctx)
+    _drop_pasted_instructions(ctx)
 
     # The clause(s) of interest: sentences overlapping the span.
     lo, hi = ns, max(ne, ns + 1)
@@ -1862,6 +1964,31 @@ def _drop_habitual(ctx: _Ctx) -> None:
                 continue
         kept.append(h)
     ctx.hits["explicit"] = kept
+
+
+def _drop_pasted_instructions(ctx: _Ctx) -> None:
+    """An instruction inside a quoted passage the speaker pasted – a quotation that opens the
+    message, a line or follows a colon, closed or not ('here's our onboarding doc, tldr
+    pls:\n"Welcome! Please note: always use Yarn…"') – is the passage's, not the speaker's:
+    its cues instruct nothing. The speaker's own cue outside it still does ('Remember this:
+    "always reply in French"'), and a quoted value is no passage ('remember my reply style
+    is "short and direct"')."""
+    t = ctx.t
+    if '"' not in t and "'" not in t:
+        return
+    passages = [(qa, qb) for qa, qb in ctx.quotes() if _opens_passage(t, qa)]
+    if t.count('"') % 2:                       # an unclosed quotation runs to the end
+        last = t.rfind('"')
+        if _opens_passage(t, last):
+            passages.append((last, len(t)))
+    if passages:
+        ctx.hits["explicit"] = [h for h in ctx.hits.get("explicit", ())
+                                if not any(qa < h.start < qb for qa, qb in passages)]
+
+
+def _opens_passage(t: str, quote: int) -> bool:
+    before = t[:quote].rstrip(" \t")
+    return not before or before[-1] in ":\n"
 
 
 def _scare_quoted(t: str, a: int, b: int) -> bool:
