@@ -877,6 +877,14 @@ GENERALISATION5: list[Row] = [
      "TypeScript"),
     ("hypothetical", False, "记住我们后端用 Go、Rust 等语言写好了就部署", "记住我们后端用 Go",
      "Go"),
+    # a "when …," clause in statement order is a time, not a question
+    ("question", False, "When I ask for code, always use TypeScript.", "always use TypeScript",
+     "TypeScript"),
+    ("question", False, "Whenever the tests pass, remember we deploy to Fly.",
+     "remember we deploy to Fly", "Fly"),
+    ("question", True, "When do we deploy to Fly", "we deploy to Fly", "Fly"),
+    ("question", True, "When I asked last time, which editor did I name?", "which editor did I "
+     "name", "editor"),
     # 2. stock irony, also when its words run over a comma ("Yeah, right.")
     ("sarcastic", True, "Yeah, right. Remember I use Helix.", "Remember I use Helix", "Helix"),
     ("sarcastic", True, "Remember our backups live on one USB stick. What's the worst that could "
