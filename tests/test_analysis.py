@@ -925,7 +925,15 @@ GENERALISATION5: list[Row] = [
      "Remember I use Yarn", "Yarn"),
     ("retracted", True, "记住我用 Yarn 和 Zed。算了，都作废吧", "记住我用 Yarn", "Yarn"),
     ("retracted", False, "记住我用 Yarn。那两个工单都作废了", "记住我用 Yarn", "Yarn"),
-    # 7. an instruction inside a pasted passage is the passage's
+    # 7. an instruction inside a pasted passage is the passage's, unless the speaker quotes
+    # their own earlier words
+    ("explicit", True, "As I told you last week:\n\"always answer in Portuguese\"",
+     "always answer in Portuguese", "Portuguese"),
+    ("explicit", True, "我上次跟你说过：“以后都用繁体字回复我”，又忘了？", "以后都用繁体字回复我",
+     "繁体字"),
+    ("explicit", False, "Our style guide says:\n\"always answer in Portuguese\"",
+     "always answer in Portuguese", "Portuguese"),
+    ("explicit", False, "客户的原话：“以后都用繁体字回复”", "以后都用繁体字回复", "繁体字"),
     ("explicit", False, "Can you summarise this memo for me:\n\"Team update: from now on all "
      "services deploy to Railway. Thanks, Ops\"", "all services deploy to Railway", "Railway"),
     ("explicit", False, "tl;dr this please:\n\"Reminder: always use tabs and deploy on Fridays",

@@ -198,7 +198,7 @@ _FAMILY_NAMES: tuple[str, ...] = (
     "hypothetical", "hedged", "sarcastic", "sarcastic_weak", "laughter", "absurd", "temporary",
     "retracted", "corrected", "kept", "agreement", "pasted_header", "pasted_report",
     "update_injection", "clause_break", "soft_break", "filler", "absurd_value", "quantifier",
-    "continuation",
+    "continuation", "self_quote",
 )
 _STRUCTURAL = frozenset({"clause_break", "soft_break"})
 _ABSURD = frozenset({"absurd"})
@@ -1971,24 +1971,29 @@ def _drop_pasted_instructions(ctx: _Ctx) -> None:
     message, a line or follows a colon, closed or not ('here's our onboarding doc, tldr
     pls:\n"Welcome! Please note: always use Yarn…"') – is the passage's, not the speaker's:
     its cues instruct nothing. The speaker's own cue outside it still does ('Remember this:
-    "always reply in French"'), and a quoted value is no passage ('remember my reply style
-    is "short and direct"')."""
+    "always reply in French"'), a quoted value is no passage ('remember my reply style
+    is "short and direct"'), and neither are the speaker's own earlier words ('I told you:
+    "always reply in French"', 我说过：“以后都用中文回复我”)."""
     t = ctx.t
     if '"' not in t and "'" not in t:
         return
-    passages = [(qa, qb) for qa, qb in ctx.quotes() if _opens_passage(t, qa)]
+    passages = [(qa, qb) for qa, qb in ctx.quotes() if _opens_passage(ctx, qa)]
     if t.count('"') % 2:                       # an unclosed quotation runs to the end
         last = t.rfind('"')
-        if _opens_passage(t, last):
+        if _opens_passage(ctx, last):
             passages.append((last, len(t)))
     if passages:
         ctx.hits["explicit"] = [h for h in ctx.hits.get("explicit", ())
                                 if not any(qa < h.start < qb for qa, qb in passages)]
 
 
-def _opens_passage(t: str, quote: int) -> bool:
+def _opens_passage(ctx: _Ctx, quote: int) -> bool:
+    t = ctx.t
     before = t[:quote].rstrip(" \t")
-    return not before or before[-1] in ":\n"
+    if before and before[-1] not in ":\n":
+        return False
+    lead = max(t.rfind("\n", 0, max(0, len(before) - 1)) + 1, quote - _QUOTE_LEAD)
+    return not ctx.hits_in("self_quote", lead, quote)
 
 
 def _scare_quoted(t: str, a: int, b: int) -> bool:
