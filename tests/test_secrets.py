@@ -150,6 +150,9 @@ POSITIVES: list[tuple[str, str, str]] = [
     ("creds: deploy:Hx9!q2", "Hx9!q2", "password"),
     ("my account is jane@example.com / Summer2026!", "Summer2026!", "password"),
     ("登录信息：root / Abc!2345", "Abc!2345", "password"),
+    ("log in with root / Qw3rty!88 and restart nginx", "Qw3rty!88", "password"),
+    ("ssh to box1 as deploy:Hx9!q2zz", "Hx9!q2zz", "password"),
+    ("用 root / Qw3rty!88 登服务器改配置", "Qw3rty!88", "password"),
 ]
 
 
@@ -167,6 +170,9 @@ NEGATIVES: list[str] = [
     "I changed my PIN. The new one is easier to type.",
     "login: admin/admin until the first boot",
     "sign-in: Google / Okta",
+    "sign in with Google / GitHub",
+    "我用 npm / pnpm 都行",
+    "用 Vue3 / React18 写前端",
     "login: https://example.com/login",
     "the login is at /admin/Login",
     "account: see the wiki",

@@ -718,20 +718,47 @@ _LOGIN_CUE = re.compile(
 _PAIR_USER = re.compile(r"[\w.@+\-]{1,64}[ \t]*(?:/|\||:(?!//))[ \t]*")
 
 
+# ... or as the means of logging in: "log in with root / Qw3rty!88", "用 root / Qw3rty!88 登服务器".
+_LOGIN_WITH = re.compile(
+    r"(?i)(?<![A-Za-z0-9])(?:log-?\s*in|sign-?\s*in|ssh|connect|auth(?:enticate)?)(?:[ \t]+to"
+    r"[ \t]+\S+)?[ \t]+(?:with|using|as)[ \t]+|(?:用|拿|使用)[ \t]*"
+)
+_LOGIN_AFTER = re.compile(r"[ \t]*(?:登录|登陆|登|连|ssh|进)", re.IGNORECASE)
+
+
+def _login_pair_at(text: str, pos: int) -> tuple[re.Match[str], SecretFinding] | None:
+    """The password half of a "user / password" pair starting at ``pos``."""
+    user = _PAIR_USER.match(text, pos)
+    if user is None:
+        return None
+    name = user.group(0).rstrip(" \t/|:").lower()
+    found = _first_value(text, [("weak", user)], _PASSWORD, "words:login_pair")
+    # "login is at /admin/Login" is a path, not a pair
+    if found is None or name in _STOPWORDS or "/" in text[found.start:found.end]:
+        return None
+    return user, found
+
+
 def _scan_login_pairs(text: str) -> Iterator[SecretFinding]:
     for cue in _LOGIN_CUE.finditer(text):
         for connector in _STRONG_CONNECTORS:
             joined = connector.match(text, cue.end())
-            user = _PAIR_USER.match(text, joined.end()) if joined else None
-            if user is None:
-                continue
-            name = user.group(0).rstrip(" \t/|:").lower()
-            found = _first_value(text, [("weak", user)], _PASSWORD, "words:login_pair")
-            # "login is at /admin/Login" is a path, not a pair
-            if (found is not None and name not in _STOPWORDS
-                    and "/" not in text[found.start:found.end]):
-                yield found
-            break
+            if joined is not None:
+                pair = _login_pair_at(text, joined.end())
+                if pair is not None:
+                    yield pair[1]
+                break
+    for means in _LOGIN_WITH.finditer(text):
+        pair = _login_pair_at(text, means.end())
+        if pair is None:
+            continue
+        # Chinese names the act after the pair ("用 root / … 登服务器"; "用 npm / pnpm" does
+        # not); "sign in with Google / GitHub" names providers, so the second half needs a
+        # digit and a symbol here.
+        secret = text[pair[1].start:pair[1].end]
+        act = means.group(0).strip()[:1].isascii() or _LOGIN_AFTER.match(text, pair[1].end)
+        if act and _has_digit(secret) and any(c in _SECRET_SYMBOLS for c in secret):
+            yield pair[1]
 
 
 # Shell and dotenv assignments ("export OPENAI_API_KEY=…", "DB_PASSWORD: …"): the
