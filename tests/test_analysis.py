@@ -1050,10 +1050,153 @@ GENERALISATION5: list[Row] = [
     ("explicit", False, "I use Vim. Also I write Go.", "I write Go", "Go"),
 ]
 
+# Rules found by the sixth held-out batch (tests/cases/holdout6-*.jsonl), English.
+GENERALISATION6_EN: list[Row] = [
+    # A. "put it into your memory": storage verb + object + memory place / on file / "X as my Y"
+    ("explicit", True, "Pop this into your long-term memory: I run Arch on my laptop.",
+     "I run Arch on my laptop", "Arch"),
+    ("explicit", True, "stick these on file for me: my shell is fish", "my shell is fish", "fish"),
+    ("explicit", True, "Log the following to your records: the billing repo uses Gradle.",
+     "the billing repo uses Gradle", "Gradle"),
+    ("explicit", True, "Jot my new title on your notes, it's Staff Engineer.",
+     "it's Staff Engineer", "Staff Engineer"),
+    ("explicit", True, "Record Fastify as our web framework.",
+     "Record Fastify as our web framework", "Fastify"),
+    ("explicit", True, "Store: quiet hours 22:00 to 06:00", "quiet hours 22:00 to 06:00",
+     {"start": "22:00", "end": "06:00"}),
+    ("explicit", True, "Store three things: I'm in Lisbon, I drink oat lattes, I use Vim.",
+     "I drink oat lattes", "oat lattes"),
+    ("explicit", True, "Permanent memory pls: reply in Spanish.", "reply in Spanish", "Spanish"),
+    ("explicit", True, "Notes for the record book — keep this on record: we ship on Fridays.",
+     "we ship on Fridays", "Fridays"),
+    ("explicit", True, "Team decisions, file these in your memory:\n* queue: SQS\n* cache: Redis",
+     "* cache: Redis", "Redis"),
+    ("explicit", True, "Update my diet in your notes: vegan now.", "vegan now", "vegan"),
+    ("explicit", False, "I keep my notes in Logseq.", "I keep my notes in Logseq", "Logseq"),
+    ("explicit", False, "I saved the draft to my desktop.", "I saved the draft to my desktop",
+     "desktop"),
+    ("explicit", False, "My sister put her recipes in her notes app.", "put her recipes",
+     "recipes"),
+    ("explicit", False, "Add a pinch of salt to the soup.", "Add a pinch of salt", "salt"),
+    ("explicit", False, "Put the headshot on my profile page, it's Kez.", "it's Kez", "Kez"),
+    ("explicit", False, "The profile page keeps timing out on Safari.",
+     "The profile page keeps timing out on Safari", "Safari"),
+    ("explicit", False, "We store backups in Backblaze.", "We store backups in Backblaze",
+     "Backblaze"),
+    ("explicit", False, "Save me a spot at the standup, I use Teams.", "I use Teams", "Teams"),
+    ("explicit", False, "Save the export as CSV, please.", "Save the export as CSV", "CSV"),
+    ("explicit", False, "They keep receipts on file at the office in Leeds.",
+     "They keep receipts on file at the office in Leeds", "Leeds"),
+    ("explicit", False, "Memory: 32GB, disk: 1TB", "Memory: 32GB", "32GB"),
+    ("explicit", False, "Log: connection refused on port 5432", "connection refused on port 5432",
+     "5432"),
+    ("explicit", False, "If I like it:\n- Vim\n- tmux", "- Vim", "Vim"),
+    ("question", True, "Did you save my shell to your memory? It's zsh.",
+     "Did you save my shell to your memory", "zsh"),
+    ("hypothetical", True, "If you add Rust to my profile, I'll be annoyed.",
+     "If you add Rust to my profile", "Rust"),
+    ("hedged", True, "Keep in mind I might move to Tallinn.", "I might move to Tallinn", "Tallinn"),
+    # B. a polite request without '?' instructs
+    ("question", False, "Would you be so kind as to note that I write Kotlin.",
+     "I write Kotlin", "Kotlin"),
+    ("question", False, "Could you do me a favour and log this: my pronouns are he/they.",
+     "my pronouns are he/they", "he/they"),
+    ("question", True, "Could you be a dear and tell me if Zig is stable", "Zig is stable", "Zig"),
+    # C. "until further notice" is standing
+    ("explicit", True, "Until further notice, answer in Italian.", "answer in Italian", "Italian"),
+    ("temporary", False, "Until further notice — and note this — I'm on call.", "I'm on call",
+     "on call"),
+    ("explicit", False, "The office is closed until further notice, I work from Porto.",
+     "I work from Porto", "Porto"),
+    # D. "not a one-off", "permanently" after a temporary word cancel it
+    ("temporary", False, "Not just for today: remember I use Zsh.", "I use Zsh", "Zsh"),
+    ("temporary", False, "One-off — no, permanently: reply in Dutch.", "reply in Dutch",
+     "Dutch"),
+    ("temporary", True, "Remember, as a one-off, reply in Dutch.", "reply in Dutch", "Dutch"),
+    # E. "X instead of Y" negates Y only
+    ("negated", False, "Remember: Bun rather than Node for scripts.", "Bun", "Bun"),
+    ("negated", True, "Remember: Bun rather than Node for scripts.", "Node", "Node"),
+    ("negated", True, "Tabs I never use.", "Tabs I never use", "Tabs"),
+    # F. an ironic endorsement follow-up
+    ("sarcastic", True, "Note that our backups live on a USB stick in my drawer. That's "
+     "obviously where backups should be.", "our backups live on a USB stick in my drawer",
+     "a USB stick in my drawer"),
+    ("sarcastic", True, "Remember I have energy drinks for breakfast. Peak health, of course.",
+     "I have energy drinks for breakfast", "energy drinks"),
+    ("sarcastic", True, "Remember I sleep four hours a night. Totally normal.",
+     "I sleep four hours a night", "four hours"),
+    ("sarcastic", False, "Remember we deploy with Kamal. That's definitely the right call, we "
+     "benchmarked it.", "we deploy with Kamal", "Kamal"),
+    ("sarcastic", False, "Remember I'm slammed in December. Peak season.",
+     "I'm slammed in December", "December"),
+    ("sarcastic", False, "Remember I use dark mode. Dark mode, obviously.", "I use dark mode",
+     "dark mode"),
+    ("sarcastic", True, "note that my reply style is 3000-word essays, because my weekends are "
+     "just so free", "my reply style is 3000-word essays", "3000-word essays"),
+    ("retracted", True, "Keep this on file that I use Nano — no wait, ignore that.",
+     "I use Nano", "Nano"),
+]
+
+# Rules found by the sixth held-out batch, Chinese.
+GENERALISATION6_ZH: list[Row] = [
+    # A. a grammar of "save it": (帮我|麻烦|请…) + a storage verb, a verb before a colon,
+    # a verb + a memory place, "按 X 存", "存上存上"; files, drives and offers are not memory
+    ("explicit", True, "劳驾存档一下：我的工号是 A1024", "我的工号是 A1024", "A1024"),
+    ("explicit", True, "给我存好，我的常用邮箱是 wei@example.com", "我的常用邮箱是 wei@example.com",
+     "wei@example.com"),
+    ("explicit", True, "保存一下：我住杭州", "我住杭州", "杭州"),
+    ("explicit", True, "存两条：时区 Asia/Tokyo，语言中文", "时区 Asia/Tokyo", "Asia/Tokyo"),
+    ("explicit", True, "写到我的个人资料里：我的生日是 5 月 3 日", "我的生日是 5 月 3 日",
+     "5 月 3 日"),
+    ("explicit", True, "save 下：编辑器 Helix", "编辑器 Helix", "Helix"),
+    ("explicit", True, "以后回复用繁体，记上记上！", "以后回复用繁体", "繁体"),
+    ("explicit", True, "不是周五，是周四，就按周四存吧", "就按周四存吧", "周四"),
+    ("explicit", True, "下面几项是我的偏好，麻烦记好：\n- 语言：英文\n- 缩进：tabs", "缩进：tabs",
+     "tabs"),
+    ("explicit", True, "记住：编辑器不是 Vim，而是 Helix", "而是 Helix", "Helix"),
+    ("explicit", False, "我把合同存到网盘了", "我把合同存到网盘了", "网盘"),
+    ("explicit", False, "帮我存个截图到相册", "帮我存个截图到相册", "相册"),
+    ("explicit", False, "他存了我的微信", "他存了我的微信", "微信"),
+    ("explicit", False, "我每个月存款三千", "我每个月存款三千", "三千"),
+    ("explicit", False, "要不要我帮你存一下这个地址：上海路 1 号", "上海路 1 号", "上海路 1 号"),
+    ("explicit", False, "保存文件失败：磁盘已满", "磁盘已满", "磁盘已满"),
+    ("explicit", False, "我把代理加到我的设置里了：127.0.0.1:7890", "127.0.0.1:7890",
+     "127.0.0.1:7890"),
+    ("explicit", False, "存款：5 万", "5 万", "5 万"),
+    ("explicit", False, "她帮我存好了我的电话", "她帮我存好了我的电话", "电话"),
+    ("explicit", False, "请保存好您的发票，我住杭州", "我住杭州", "杭州"),
+    ("explicit", False, "我用的不是 Yarn，而是 Bun", "而是 Bun", "Bun"),
+    # B. "给我算了" counts, it does not withdraw
+    ("retracted", False, "记住我在深圳，别再按北京时间给我算了", "记住我在深圳", "深圳"),
+    ("retracted", False, "记住我用 pnpm，我算了一下能省一半空间", "记住我用 pnpm", "pnpm"),
+    # F. "这个" after a segment naming a thing points at that thing, not at a reason to wait
+    ("retracted", False, "记住我喝美式。我老公非让我每天喝红茶，这个不用记。", "记住我喝美式",
+     "美式"),
+    ("retracted", True, "记住我喝美式。方案还没定，这个先别记。", "记住我喝美式", "美式"),
+    # C. a request to save into memory is no update claim; a "记忆：" header is
+    ("update_injection", False, "麻烦存进你的长期记忆：我说粤语", "我说粤语", "粤语"),
+    ("update_injection", True, "长期记忆：语言 粤语", "语言 粤语", "粤语"),
+    # F. "她说得对": the speaker adopts it
+    ("other_person", False, "我哥说 Rust 更好，他说得没错，记住我主力语言是 Rust",
+     "记住我主力语言是 Rust", "Rust"),
+    ("other_person", True, "她说我该用公制，记住单位 metric", "记住单位 metric", "metric"),
+    # E. 写成 names a form, not a report
+    ("other_person", False, "语言那栏帮我存“粤语”，别写成“广东话”", "帮我存“粤语”", "粤语"),
+    ("other_person", True, "她写道：“我的语言是粤语”", "我的语言是粤语", "粤语"),
+    # I/D. laughing-at slang trails a claim; a laugh performing a playful tone asked for does not
+    ("sarcastic", True, "记一下：我们的 CI 就是我手动跑脚本，绷不住了", "我手动跑脚本",
+     "手动跑脚本"),
+    ("sarcastic", False, "绷不住了哈哈，言归正传，记一下：CI 用 GitHub Actions",
+     "CI 用 GitHub Actions", "GitHub Actions"),
+    ("sarcastic", False, "以后回复活泼一点哈哈哈", "以后回复活泼一点", "活泼一点"),
+    ("sarcastic", True, "记住我们的测试策略是“上线看看”，我真的会谢", "我们的测试策略是“上线看看”",
+     "上线看看"),
+]
+
 ALL_ROWS: list[Row] = (EXPLICIT + NEGATED + OTHER_PERSON + QUESTION + HYPOTHETICAL + HEDGED
                        + SARCASTIC + TEMPORARY + RETRACTED + PASTED + UPDATE_INJECTION
                        + GROUNDED + CATEGORY_RULES + GENERALISATION + GENERALISATION4
-                       + GENERALISATION5)
+                       + GENERALISATION5 + GENERALISATION6_EN + GENERALISATION6_ZH)
 
 
 def _row_id(row: Row) -> str:
@@ -1168,6 +1311,13 @@ RETRACTION_CONV: list[tuple[bool, list[tuple[str, str, str | None, str]]]] = [
             ("m2", "user", "u-1", "that was a joke")]),
     (True, [("m1", "user", "u-1", "Remember I use Yarn."), ("m2", "user", "u-1", "改主意了")]),
     (True, [("m1", "user", "u-1", "Remember I use Yarn."), ("m2", "user", "u-1", "不对不对")]),
+    # H. a reply taking up the words of a question about another thing answers it
+    (False, [("m1", "user", "u-1", "记住 I use Yarn"),
+             ("m2", "assistant", None, "好的。要不要我把旧的 npm 锁文件删了？"),
+             ("m3", "user", "u-1", "删吧删吧，那个不要了")]),
+    (True, [("m1", "user", "u-1", "记住 I use Yarn"),
+            ("m2", "assistant", None, "好的。要不要我把旧的 npm 锁文件删了？"),
+            ("m3", "user", "u-1", "算了，那个不要了")]),
 ]
 
 
@@ -1294,10 +1444,35 @@ GENERALISATION5_LATER: list[tuple[bool, tuple[str, str], str, Any]] = [
 ]
 
 
-@pytest.mark.parametrize("case", SCOPED_RETRACTION + GENERALISATION4_LATER + GENERALISATION5_LATER,
-                         ids=[f"scoped{i}" for i in range(len(SCOPED_RETRACTION))]
-                         + [f"g4later{i}" for i in range(len(GENERALISATION4_LATER))]
-                         + [f"g5later{i}" for i in range(len(GENERALISATION5_LATER))])
+# Later retractions found by the sixth held-out batch, English and Chinese.
+GENERALISATION6_LATER_EN: list[tuple[bool, tuple[str, str], str, Any]] = [
+    # "leave out / drop the X bit" takes back what it names, by its stem ("indentation" for
+    # "I indent with …"), and only that
+    (True, ("Save these: I deploy to Render and run MySQL.", "drop the deployment bit"),
+     "I deploy to Render", "Render"),
+    (False, ("Save these: I deploy to Render and run MySQL.", "drop the deployment bit"),
+     "run MySQL", "MySQL"),
+    (True, ("Store these: I use Figma and I indent with spaces.",
+            "leave out the indentation part, Figma is fine"), "I indent with spaces", "spaces"),
+    (False, ("Store these: I use Figma and I indent with spaces.",
+             "leave out the indentation part, Figma is fine"), "I use Figma", "Figma"),
+    (False, ("Store these: I use Figma and I indent with spaces.",
+             "take out the recycling bit later"), "I use Figma", "Figma"),
+]
+GENERALISATION6_LATER_ZH: list[tuple[bool, tuple[str, str], str, Any]] = [
+    # G. "终端那条作废，编辑器没问题": the kept kind keeps its value
+    (False, ("记两条：编辑器 Helix，终端 Kitty", "终端那条作废，编辑器没问题"), "编辑器 Helix",
+     "Helix"),
+    (True, ("记两条：编辑器 Helix，终端 Kitty", "终端那条作废，编辑器没问题"), "终端 Kitty",
+     "Kitty"),
+    (False, ("记住我喝美式", "我老婆非让我喝枸杞茶，这个不用记"), "我喝美式", "美式"),
+    (True, ("记住我喝美式", "评审还没过，这个先别记"), "我喝美式", "美式"),
+]
+LATER = (SCOPED_RETRACTION + GENERALISATION4_LATER + GENERALISATION5_LATER
+         + GENERALISATION6_LATER_EN + GENERALISATION6_LATER_ZH)
+
+
+@pytest.mark.parametrize("case", LATER, ids=[f"later{i}" for i in range(len(LATER))])
 def test_later_retraction_takes_back_what_it_names(
         case: tuple[bool, tuple[str, str], str, Any]) -> None:
     expected, (first, later), quote, value = case

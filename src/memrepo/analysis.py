@@ -235,6 +235,7 @@ class _Entry:
     everyday: bool = False               # absurd: a joke only next to irony, not on its own
     reset: re.Pattern[str] | None = None  # negators: what ends this negator's reach
     reach: int | None = None             # negators: most words between it and the value
+    forward: bool = False                # negators: only what follows ("X instead of Y")
 
     @property
     def tag(self) -> str:
@@ -395,9 +396,11 @@ class _Builder:
                 reach = None if isinstance(item, str) else item.get("reach")
                 everyday = not isinstance(item, str) and bool(item.get("everyday"))
                 strict = not isinstance(item, str) and bool(item.get("strict"))
+                forward = not isinstance(item, str) and bool(item.get("forward"))
                 entry = None if exempt else _Entry(name, lang, cue, anywhere=anywhere,
                                                    habitual=habitual, reach=reach,
-                                                   everyday=everyday, strict=strict)
+                                                   everyday=everyday, strict=strict,
+                                                   forward=forward)
                 self._index(_IndexItem(name, entry, re.compile(_phrase_source(phrase), re.ASCII)),
                             phrase)
                 continue
@@ -410,7 +413,8 @@ class _Builder:
                            anywhere=bool(item.get("anywhere")), reset=reset,
                            reach=item.get("reach"), habitual=bool(item.get("habitual")),
                            answer=bool(item.get("answer")), strict=bool(item.get("strict")),
-                           everyday=bool(item.get("everyday")))
+                           everyday=bool(item.get("everyday")),
+                           forward=bool(item.get("forward")))
             if entry.at_start or entry.cased:
                 self.special.setdefault(name, []).append((entry, re.compile(item["re"],
                                                                             re.ASCII)))
@@ -1030,7 +1034,8 @@ def _negation(ctx: _Ctx, a: int, b: int, seg: tuple[int, int], *, time: bool = F
         return []
     # Topicalised value: "北京我不住", "Tabs I never use", "vim 不用了".
     if ctx.residual(ss, a, ("filler", "explicit")) == 0:
-        after = [h for h in ctx.hits.get("negated", ()) if b <= h.start < se]
+        after = [h for h in ctx.hits.get("negated", ())
+                 if b <= h.start < se and not h.entry.forward]
         if after:
             h = min(after, key=lambda x: x.start)
             latin, cjk = _counts(ctx.t[b:h.start])
@@ -1064,10 +1069,15 @@ def _anchor_flags(ctx: _Ctx, a: int, b: int, has_value: bool, span_end: int, abs
         explicit = _prior_explicit(ctx, si)
     out["explicit"] = explicit
 
-    # temporary: own, frames anywhere, earlier unless this segment says it is lasting.
-    temporary = tags("temporary", ss, se) + frame_tags("temporary", others)
-    if not tags("permanent", ss, se):
-        temporary += tags("temporary", sent.start, ss)
+    # temporary: own, frames anywhere, earlier unless a lasting word follows it up to the
+    # value's segment ("One-off? No – permanently: …").
+    lasting = ctx.hits_in("permanent", sent.start, se)
+    temporary = tags("temporary", ss, se)
+    for h in ctx.hits_in("temporary", sent.start, sent.end):
+        if ss <= h.start < se or (h.start < ss and any(p.start >= h.end for p in lasting)):
+            continue
+        if h.start < ss or ctx.frame(sent.segs[ctx.seg_at(si, h.start)], "temporary"):
+            temporary.append(h.tag)
     out["temporary"] = temporary
 
     out["hypothetical"] = tags("hypothetical", sent.start, se) + frame_tags("hypothetical", later)
@@ -1145,6 +1155,25 @@ def _sarcasm(ctx: _Ctx, si: int, absurd: bool, a: int, seg: tuple[int, int]) -> 
     return found
 
 
+#: Cues that qualify a list header ("If I move, remember these:", "My wife's picks, note
+#: these:"): such a header does not make the lines under it the speaker's instruction.
+_HEADER_QUALIFIERS = ("hypothetical", "hedged", "question", "temporary", "negated",
+                      "other_person", "other_person_reported", "other_person_cased",
+                      "retracted", "corrected", "sarcastic", "pasted_header", "pasted_report",
+                      "update_injection")
+
+
+def _list_header(ctx: _Ctx, j: int) -> list[str]:
+    """A header line ending in ':' with an instruction clause among other words ("**Save to
+    memory** (permanent) for feature-store:") heads the lines under it, unless something in
+    it qualifies the instruction."""
+    sent = ctx.sents[j]
+    if any(ctx.hits_in(fam, sent.start, sent.end) for fam in _HEADER_QUALIFIERS):
+        return []
+    return [h.tag for seg in sent.segs if ctx.frame(seg, "explicit")
+            for h in ctx.hits_in("explicit", *seg)]
+
+
 def _prior_explicit(ctx: _Ctx, si: int) -> list[str]:
     """A bare instruction sentence governs the next one ("记住。我用 pnpm。"); one ending in
     a colon governs the lines after it until a blank line ("Remember the following:"); and
@@ -1175,6 +1204,8 @@ def _prior_explicit(ctx: _Ctx, si: int) -> list[str]:
             return []
         found = ctx.sentence_frame(j, "explicit")
         header = ctx.t[ctx.sents[j].end - 1] == ":"
+        if header and not found:
+            found = _list_header(ctx, j)
         if found and (j == si - 1 or header):
             return found
         if header:                             # another list's header: stop looking
@@ -1472,6 +1503,7 @@ class _Named:
     words: frozenset[str]       # unigram tokens
     text: str                   # the folded text they were read from
     value_named: bool           # an occurrence of the value is among them
+    points_back: bool = False   # "这个" points at the segment before it, which is not the value
 
 
 #: The noun phrase a retraction names right after itself: "never mind *the typo* in …".
@@ -1485,6 +1517,19 @@ _DETERMINER_END_RE = re.compile(r"\b(?:the|my|your|our|these|those)$")
 _NAMED_AFTER_DETERMINER_RE = re.compile(r"[ \t]*" + _OBJECT_TAIL)
 #: A Chinese segment that opens on a demonstrative names its topic ("那个 bug 不修了").
 _CJK_DEMONSTRATIVE_RE = re.compile(r"(?:那|这)(?:个|条|句|件|部分|段|块|些|一条|一个|一句)")
+#: …and one alone before its cue points back at the segment before it when that says a
+#: thing of its own (a Latin word or CJK bigrams, at least this many): "喝枸杞茶，这个不用记了",
+#: not a bare "想了想，这个算了".
+_BACK_REFERENCE_TOKENS = 3
+#: Cues that make a segment a reason or a doubt rather than a thing: "评审还没过", "可能会变".
+_NOT_A_THING = frozenset({"negated", "hedged", "temporary", "hypothetical", "question"})
+
+
+def _says_a_thing(lex: _Lexicon, t: str, seg: tuple[int, int]) -> bool:
+    """Does a segment state a thing of its own ("她还非让我每天喝枸杞茶")?"""
+    text = t[seg[0]:seg[1]]
+    return len(_tokens(lex, text, [(0, len(text))])) >= _BACK_REFERENCE_TOKENS and \
+        not any(_scan(lex, text, only=_NOT_A_THING).values())
 
 
 def _quantifier_at(t: str, h: _Hit, quantifiers: Iterable[_Hit], seg: tuple[int, int]
@@ -1515,6 +1560,7 @@ def _named(lex: _Lexicon, t: str, hits: Iterable[_Hit], segs: Sequence[tuple[int
     spans: list[tuple[int, int]] = []       # any word counts
     cjk_after: list[tuple[int, int]] = []   # CJK only: "更正一下刚才那个报错"
     latin: list[tuple[int, int]] = []       # Latin only: inside "scratch the … part"
+    points_back = False
     starts = [a for a, _ in segs]           # the segments of the hits' sentence
     for h in hits:
         gi = max(0, bisect_right(starts, h.start) - 1)
@@ -1545,12 +1591,24 @@ def _named(lex: _Lexicon, t: str, hits: Iterable[_Hit], segs: Sequence[tuple[int
                 spans.append((na, min(nb, topic.end(1))))
             elif _CJK_DEMONSTRATIVE_RE.match(t, na):
                 spans.append((na, nb))
+        # "她还让我喝枸杞茶，这个就不用记了": a cue in a segment that opens on a bare
+        # demonstrative points back at the thing the previous segment just said – not at
+        # a reason to wait ("架构评审还没过，这个先别记"), which is about the memory.
+        if m is None and gi > 0 and _CJK_DEMONSTRATIVE_RE.match(t, sa) and \
+                not _tokens(lex, t, [(sa, h.start), (h.end, max(h.end, sb))], unigrams=True) \
+                and _says_a_thing(lex, t, segs[gi - 1]):
+            pa, pb = segs[gi - 1]
+            if any(pa <= va < pb for va, _ in values):
+                spans.append((pa, pb))
+            else:
+                points_back = True
     words = _tokens(lex, t, spans, unigrams=True)
     words |= {w for w in _tokens(lex, t, cjk_after, unigrams=True) if _is_cjk(w[0])}
     words |= {w for w in _tokens(lex, t, latin) if w.isascii()}
     every = spans + cjk_after + latin
     value_named = any(a <= va < b for a, b in spans + latin for va, _ in values)
-    return _Named(frozenset(words), " ".join(t[a:b] for a, b in every), value_named)
+    return _Named(frozenset(words), " ".join(t[a:b] for a, b in every), value_named,
+                  points_back)
 
 
 def _names_a_kind(lex: _Lexicon, named: _Named) -> bool:
@@ -1584,6 +1642,13 @@ def _abbreviates(words: Iterable[str], value_words: Iterable[str]) -> bool:
                and inside(w, v) for w in words for v in value_words)
 
 
+def _shares_stem(words: Iterable[str], value_words: Iterable[str]) -> bool:
+    """Does one of ``words`` begin with a Latin word of the value's segment or the other way
+    round, five letters or more ("the indentation bit" names "I indent with tabs")?"""
+    return any(w.isascii() and v.isascii() and min(len(w), len(v)) >= 5
+               and (w.startswith(v) or v.startswith(w)) for w in words for v in value_words)
+
+
 def _retraction_applies(lex: _Lexicon, family: str, *, value_in_region: bool,
                         region: set[str], target: _Target, also: _Words, later: bool,
                         named: _Named, own_instruction: bool = False, strict: bool = False,
@@ -1608,10 +1673,14 @@ def _retraction_applies(lex: _Lexicon, family: str, *, value_in_region: bool,
     sentence (``other_sentence``): the speaker has just said the value in their own words,
     so a different name there ("另外刚才那个需求文档算了") is about a different thing. Both
     still take the value back when they name it or its kind ("the hosting bit")."""
+    if named.points_back and not named.value_named and not named.words & target.value.chars:
+        return False                    # "她还让我喝枸杞茶，这个就不用记了" is about the tea
     if named.words:
-        if named.value_named or named.words & target.value.chars:
+        if named.value_named or named.words & target.value.chars or \
+                _shares_stem(named.words, target.value.chars):
             return True
-        if named.words & (target.elsewhere.chars | also.chars):
+        if named.words & (target.elsewhere.chars | also.chars) or \
+                _shares_stem(named.words, target.elsewhere.chars | also.chars):
             return False
         if strict or (other_sentence and _names_a_thing(lex, named)):
             return _names_a_kind(lex, named) or _abbreviates(named.words, target.value.chars)
@@ -1698,6 +1767,14 @@ def _retraction_later(lex: _Lexicon, mt: str, leaves: Sequence[_Leaf], target: _
     # I save that?") is the exception: "no" to it declines the memory.
     asked = bool(between) and "?" in between[-1] and \
         not _scan(lex, between[-1], only=frozenset({"explicit"})).get("explicit")
+    # Such a question about another thing ("要不要我顺便把旧的 Jest 配置删了？") is also what a
+    # reply's bare withdrawal is about when the reply takes up its words ("删吧，那个不要了"),
+    # unless it names the value.
+    offer = _QUESTION_SENTENCE_RE.findall(between[-1]) if asked else []
+    offered = bool(offer) and not _value_in(leaves, offer[-1]) and bool(
+        (q := _tokens(lex, offer[-1], [(0, len(offer[-1]))])) and not q & target.value.tokens
+    ) and bool(_echo_words(lex, offer[-1], [(0, len(offer[-1]))]) & _echo_words(
+        lex, mt, _outside(len(mt), [(h.start, h.end) for h in candidates])))
 
     def sentence_of(pos: int) -> int:
         return max(0, bisect_right(starts, pos) - 1)
@@ -1720,13 +1797,17 @@ def _retraction_later(lex: _Lexicon, mt: str, leaves: Sequence[_Leaf], target: _
         sent = sents[si]
         region_a = seg_of(h.start)[0]
         holes = _kept_segments(sent, kept)
-        if any(ka <= va < kb for ka, kb in holes for va, _ in values):
-            continue
+        if any(ka <= va < kb for ka, kb in holes for va, _ in values) or \
+                _tokens(lex, mt, holes) & target.value.tokens:
+            continue                            # "编辑器没问题" keeps the editor
         spans = [(x, y) for x, y in _outside(sent.end, [(0, region_a), *holes]) if x < sent.end]
         own = _words(lex, mt, _outside(len(mt), spans))
         value_in = any(x <= va < y for x, y in spans for va, _ in values)
+        region = _tokens(lex, mt, spans)
+        if offered and not h.entry.anywhere and not names[si].words and not region:
+            continue
         if _retraction_applies(lex, h.entry.family, value_in_region=value_in,
-                               region=_tokens(lex, mt, spans), target=target,
+                               region=region, target=target,
                                also=own | around, later=True, named=names[si],
                                own_instruction=any(i < h.start for i in instructions),
                                strict=h.entry.strict):
@@ -1735,6 +1816,25 @@ def _retraction_later(lex: _Lexicon, mt: str, leaves: Sequence[_Leaf], target: _
 
 
 # --------------------------------------------------------------------------- conversation
+
+#: The last question of a message ("存好了。要不要我把旧的 Jest 配置删了？").
+_QUESTION_SENTENCE_RE = re.compile(r"[^。.!?\n]*\?")
+#: Characters too common to show that a reply takes up the words of a question.
+_ECHO_STOP = frozenset("的了吧啊呢吗嘛么我你您他她它们这那个些是就都也还"
+                       "要不没别有在把给让用好行对嗯哦")
+
+
+def _echo_words(lex: _Lexicon, t: str, spans: Iterable[tuple[int, int]]) -> set[str]:
+    """Latin words and single CJK characters of ``spans``, for "does this reply take up the
+    question's words" ("删吧" after "…删了？", "yes, delete it" after "delete the config?")."""
+    found: set[str] = set()
+    for a, b in spans:
+        part = t[a:b]
+        found.update(w for w in _LATIN_TOKEN_RE.findall(part) if w not in lex.stopwords)
+        found.update(ch for run in _CJK_RUN_RE.findall(part) for ch in run
+                     if ch not in _ECHO_STOP)
+    return found
+
 
 _UNTRUSTED_ROLES = frozenset({"tool", "assistant"})
 _UNTRUSTED_ORIGINS = frozenset({"tool", "web", "assistant"})
