@@ -49,7 +49,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, Protocol
 
-from . import canonical, events, layout
+from . import _sqlite, canonical, events, layout
 from .errors import InputError, StoreError
 from .events import Batch, Event, SyncResult
 from .proposal import parse_time
@@ -382,10 +382,8 @@ class SqliteProjection:
     def _open(self) -> sqlite3.Connection:
         self.path.parent.mkdir(parents=True, exist_ok=True)
         try:
-            conn = sqlite3.connect(self.path, isolation_level=None, timeout=BUSY_TIMEOUT_MS / 1000)
-            conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
-            conn.execute("PRAGMA journal_mode = WAL")
-            conn.execute(f"PRAGMA synchronous = {'FULL' if self.store.durable else 'NORMAL'}")
+            conn = _sqlite.connect(self.path, timeout=BUSY_TIMEOUT_MS / 1000,
+                                   synchronous="FULL" if self.store.durable else "NORMAL")
             self._prepare(conn)
         except sqlite3.DatabaseError as exc:
             raise StoreError(f"cannot open projection {self.path}: {exc}",

@@ -32,7 +32,7 @@ from pathlib import Path
 
 import pygit2
 
-from . import _git, layout
+from . import _git, _sqlite, layout
 from .errors import StoreError
 
 INDEX_FILE = "memrepo-records.sqlite"
@@ -135,13 +135,12 @@ class ProposalIndex:
     def _open(self) -> sqlite3.Connection:
         if self._db is None:
             for attempt in range(2):
-                db = sqlite3.connect(self.path, timeout=30.0, isolation_level=None,
-                                     check_same_thread=False)
+                db = None
                 try:
-                    db.execute("PRAGMA journal_mode=WAL")
-                    # Derived data: a crash may lose the last catch-up (meta goes back
-                    # with it, so the next lookup redoes it), never leave it inconsistent.
-                    db.execute(f"PRAGMA synchronous={'NORMAL' if self.durable else 'OFF'}")
+                    # Derived data: a crash may lose the last catch-up (meta goes back with
+                    # it, so the next lookup redoes it), never leave it inconsistent.
+                    db = _sqlite.connect(self.path, timeout=30.0, check_same_thread=False,
+                                         synchronous="NORMAL" if self.durable else "OFF")
                     version = db.execute("PRAGMA user_version").fetchone()[0]
                     tables = db.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]
                     if tables and version != SCHEMA_VERSION:
@@ -149,11 +148,12 @@ class ProposalIndex:
                     for statement in _SCHEMA:
                         db.execute(statement)
                     db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
-                except sqlite3.DatabaseError:
-                    db.close()
+                except sqlite3.DatabaseError as exc:
+                    if db is not None:
+                        db.close()
+                    if attempt or _sqlite.is_busy(exc):
+                        raise                  # busy is someone else's moment, not damage
                     self._discard_file()
-                    if attempt:
-                        raise
                     continue
                 self._db = db
                 break
