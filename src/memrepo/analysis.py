@@ -908,6 +908,16 @@ def _segments(t: str, a: int, b: int, protect: Sequence[tuple[int, int]],
 
 # --------------------------------------------------------------------------- context
 
+def _frame_fams(fam: str) -> tuple[str, ...]:
+    """What a frame of ``fam`` may hold besides its cues: filler and, for an instruction, a
+    when-clause or scope phrase saying where it applies ("remember that when you write
+    tests", "remember that for this repo please") or the polite "can you" of a request
+    ("Can you keep this on file? I use pnpm")."""
+    if fam == "explicit":
+        return (fam, "filler", "frame_adjunct", "polite_request")
+    return (fam, "filler")
+
+
 class _Ctx:
     """One analysis: folded text, its structure and every cue hit, with scope helpers."""
 
@@ -956,7 +966,7 @@ class _Ctx:
         key = (seg[0], seg[1], fam)
         if key not in self._frames:
             self._frames[key] = bool(self.hits_in(fam, *seg)) and \
-                self.residual(seg[0], seg[1], (fam, "filler")) == 0
+                self.residual(seg[0], seg[1], _frame_fams(fam)) == 0
         return self._frames[key]
 
     def sentence_frame(self, si: int, fam: str) -> list[str]:
@@ -966,7 +976,7 @@ class _Ctx:
         if not tags:
             return []
         # A cue may run over a comma ("Sure, Jan."): a segment it covers is part of the frame.
-        if all(self.residual(seg[0], seg[1], (fam, "filler")) == 0 for seg in sent.segs):
+        if all(self.residual(seg[0], seg[1], _frame_fams(fam)) == 0 for seg in sent.segs):
             return tags
         return []
 
