@@ -1338,11 +1338,139 @@ GENERALISATION7_ZH: list[Row] = [
     ("retracted", False, "记住我用 pnpm，我算了算能省一半空间", "记住我用 pnpm", "pnpm"),
 ]
 
+# Rules found by the eighth held-out batch (tests/cases/holdout8-*.jsonl), English.
+GENERALISATION8_EN: list[Row] = [
+    # a lead-in frame before ':' or a dash made only of keeping/lasting words and filler
+    ("explicit", True, "Etch this into your memory — I deploy everything on Render.",
+     "I deploy everything on Render", "Render"),
+    ("explicit", True, "Permanent preference: reply in British English.",
+     "reply in British English", "British English"),
+    ("explicit", True, "A standing instruction for you: my units are metric.",
+     "my units are metric", "metric"),
+    ("explicit", True, "Something to keep: my editor is Helix.", "my editor is Helix", "Helix"),
+    ("explicit", True, "For good: I take my tea with oat milk.", "I take my tea with oat milk",
+     "oat milk"),
+    ("explicit", True, "You will need it later: my API region is eu-west-1.",
+     "my API region is eu-west-1", "eu-west-1"),
+    ("explicit", True, "Now that I think of it, a permanent thing: my drink is green tea.",
+     "my drink is green tea", "green tea"),
+    ("hedged", False, "Now that I think of it, a permanent thing: my drink is green tea.",
+     "my drink is green tea", "green tea"),
+    ("explicit", False, "Standing desk: I use a Flexispot.", "I use a Flexispot", "Flexispot"),
+    ("explicit", False, "Later: I use Neovim at home", "I use Neovim", "Neovim"),
+    ("explicit", False, "Engrave this on the ring: Anna & Tom", "Anna", "Anna"),
+    ("explicit", False, "Don't lose the receipt: I paid with my Visa", "I paid with my Visa",
+     "Visa"),
+    ("explicit", False, "The permanent residents: we moved to Lisbon", "we moved to Lisbon",
+     "Lisbon"),
+    ("explicit", False, "Burn it: the old config used npm", "the old config used npm", "npm"),
+    ("explicit", False, "Set in stone? No idea yet, we use Postgres for now.", "we use Postgres",
+     "Postgres"),
+    ("explicit", False, "the permanent marker is on my desk next to my Kindle", "my Kindle",
+     "Kindle"),
+    ("other_person", True, "my sister's preference, permanently: tea", "tea", "tea"),
+    # keeping verbs with this/that/it anywhere; not after a subject
+    ("explicit", True, "lock it in: my shell is fish, on every machine", "my shell is fish",
+     "fish"),
+    ("explicit", True, "Carry this over to future conversations: I'm on the payments team.",
+     "I'm on the payments team", "payments team"),
+    ("explicit", True, "my package manager is yarn, please retain that",
+     "my package manager is yarn", "yarn"),
+    ("explicit", True, "I go by Sam. Could you hold on to that for me?", "I go by Sam", "Sam"),
+    ("explicit", True, "I like 2-space indents, keep using that in all the code you write.",
+     "I like 2-space indents", "2-space"),
+    ("explicit", False, "lock the door when you leave, my keys are on the hook",
+     "my keys are on the hook", "hook"),
+    ("explicit", False, "I burned the toast again, I use a Smeg toaster.",
+     "I use a Smeg toaster", "Smeg"),
+    ("explicit", False, "retain the last 30 days of logs in Loki", "Loki", "Loki"),
+    ("explicit", False, "we retain that data for 30 days in S3", "S3", "S3"),
+    ("explicit", False, "I'll lock it in later, I'm leaning towards Svelte",
+     "I'm leaning towards Svelte", "Svelte"),
+    ("explicit", False, "I keep using them in every snippet, I like tabs.", "I like tabs", "tabs"),
+    ("explicit", False, "I prefer tabs but I might switch", "I prefer tabs", "tabs"),
+    # "can you not forget …?" is a polite request; "default me to X"; "every time you …, assume"
+    ("explicit", True, "could you never forget that I'm lactose intolerant?",
+     "I'm lactose intolerant", "lactose intolerant"),
+    ("question", False, "could you never forget that I'm lactose intolerant?",
+     "I'm lactose intolerant", "lactose intolerant"),
+    ("explicit", True, "try not to forget that I use Bun", "I use Bun", "Bun"),
+    ("explicit", False, "I'll try not to forget, I use Bun", "I use Bun", "Bun"),
+    ("explicit", False, "can you not be so verbose? I use Go anyway.", "I use Go", "Go"),
+    ("explicit", True, "default us to pnpm, it's what the whole team uses", "default us to pnpm",
+     "pnpm"),
+    ("hypothetical", False, "Whenever you write SQL for me, assume Postgres 16.",
+     "assume Postgres 16", "Postgres 16"),
+    ("hypothetical", True, "Assume I use Postgres — what would the query look like?",
+     "I use Postgres", "Postgres"),
+    ("explicit", False, "every time I deploy, it fails on Heroku", "it fails on Heroku", "Heroku"),
+]
+
+# Rules found by the eighth held-out batch, Chinese.
+GENERALISATION8_ZH: list[Row] = [
+    # A. a memory place as the object of a putting verb (记/存/刻/写/装 + 进/到/在 + 脑子/DNA/心里);
+    # the speaker's or someone else's keeping, a finished fact, or a drawer are not requests
+    ("explicit", True, "给我记到脑子里：我的编辑器是 Sublime Text。", "我的编辑器是 Sublime Text",
+     "Sublime Text"),
+    ("explicit", True, "刻在你脑子里：我的代词是 she/her。", "我的代词是 she/her", "she/her"),
+    ("explicit", True, "有，刻进 DNA 里：billing 项目用 ClickHouse 当数据库。",
+     "billing 项目用 ClickHouse 当数据库", "ClickHouse"),
+    ("explicit", True, "帮我装进脑海里：我住在成都", "我住在成都", "成都"),
+    ("explicit", True, "把这条记在心里，我对花生过敏", "我对花生过敏", "花生"),
+    ("explicit", False, "我把钥匙放进抽屉里了", "我把钥匙放进抽屉里了", "抽屉"),
+    ("explicit", False, "我记在心里了：我用 vim", "我用 vim", "vim"),
+    ("explicit", False, "这首歌已经刻进 DNA 里了", "这首歌已经刻进 DNA 里了", "这首歌"),
+    ("explicit", False, "他刻在脑子里的是 Emacs 快捷键", "他刻在脑子里的是 Emacs 快捷键", "Emacs"),
+    # B. remember-verbs with duration or force; a subject before them describes, a reminder
+    # with a time or errand is not about memory, and 你得知道 needs a colon
+    ("explicit", True, "我现在是高级产品经理，这个你要一直记着。", "我现在是高级产品经理",
+     "高级产品经理"),
+    ("explicit", True, "我一直在 feature/coupon-v2 分支上干活，这个你给我存好了。",
+     "我一直在 feature/coupon-v2 分支上干活", "feature/coupon-v2"),
+    ("explicit", True, "pls 记一辈子：我用 Cursor 写代码", "我用 Cursor 写代码", "Cursor"),
+    ("explicit", True, "免打扰时间给我定死：23:00 到 07:30。", "23:00 到 07:30",
+     {"start": "23:00", "end": "07:30"}),
+    ("explicit", True, "别给我忘了，上线截止日期是 2026-12-20。", "上线截止日期是 2026-12-20",
+     "2026-12-20"),
+    ("explicit", True, "下次聊天你得知道：order-svc 的测试框架是 pytest。",
+     "order-svc 的测试框架是 pytest", "pytest"),
+    ("explicit", True, "牢牢记住，我的时区是 Asia/Tokyo", "我的时区是 Asia/Tokyo", "Asia/Tokyo"),
+    ("explicit", False, "她一直记着我的生日", "她一直记着我的生日", "我的生日"),
+    ("explicit", False, "我会记一辈子：你用 vim", "你用 vim", "vim"),
+    ("explicit", False, "这个方案已经定死了：用 Go", "用 Go", "Go"),
+    ("explicit", False, "别忘了明天带伞", "别忘了明天带伞", "带伞"),
+    ("explicit", False, "你得知道怎么部署吗", "你得知道怎么部署吗", "部署"),
+    ("question", True, "你得知道怎么部署吗", "你得知道怎么部署吗", "部署"),
+    # C. 请一直这样 / 一直有效 / 往后都按这个算 opening a later segment points back at the fact
+    ("explicit", True, "我的偏好是公制单位（metric），请一直这样。", "metric", "metric"),
+    ("explicit", True, "我的偏好是先给结论再给细节，请一直这样。", "先给结论再给细节",
+     "先给结论再给细节"),
+    ("explicit", True, "我搬到伦敦了，时区是 Europe/London，往后都按这个算。",
+     "时区是 Europe/London", "Europe/London"),
+    ("explicit", True, "每回都用 uv 给我装包，这是我的习惯，一直有效。", "每回都用 uv 给我装包",
+     "uv"),
+    ("explicit", True, "回复用繁体中文，这个设置长期有效", "回复用繁体中文", "繁体中文"),
+    ("explicit", False, "这周先一直这样", "这周先一直这样", "这样"),
+    ("temporary", True, "这周先一直这样", "这周先一直这样", "这样"),
+    ("explicit", False, "我的会员卡一直有效", "我的会员卡一直有效", "会员卡"),
+    ("question", True, "我的偏好是公制单位吗？", "我的偏好是公制单位吗", "公制单位"),
+    ("other_person", True, "我老婆的偏好是美式，请一直这样", "我老婆的偏好是美式", "美式"),
+    # D. a colon header made only of lasting/setting words heads the lines under it
+    ("explicit", True, "几个长期设置：\n- 回复语言：日语\n- 缩进：spaces\n谢啦", "回复语言：日语",
+     "日语"),
+    ("explicit", True, "几个长期设置：\n- 回复语言：日语\n- 缩进：spaces\n谢啦", "缩进：spaces",
+     "spaces"),
+    ("explicit", True, "永久偏好：\n- 单位：公制", "单位：公制", "公制"),
+    ("explicit", False, "几个临时设置：\n- 回复语言：日语", "回复语言：日语", "日语"),
+    ("explicit", False, "固定资产：\n- 笔记本电脑：ThinkPad", "笔记本电脑：ThinkPad", "ThinkPad"),
+]
+
 ALL_ROWS: list[Row] = (EXPLICIT + NEGATED + OTHER_PERSON + QUESTION + HYPOTHETICAL + HEDGED
                        + SARCASTIC + TEMPORARY + RETRACTED + PASTED + UPDATE_INJECTION
                        + GROUNDED + CATEGORY_RULES + GENERALISATION + GENERALISATION4
                        + GENERALISATION5 + GENERALISATION6_EN + GENERALISATION6_ZH
-                       + GENERALISATION7_EN + GENERALISATION7_ZH)
+                       + GENERALISATION7_EN + GENERALISATION7_ZH + GENERALISATION8_EN
+                       + GENERALISATION8_ZH)
 
 
 def _row_id(row: Row) -> str:
