@@ -1465,12 +1465,73 @@ GENERALISATION8_ZH: list[Row] = [
     ("explicit", False, "固定资产：\n- 笔记本电脑：ThinkPad", "笔记本电脑：ThinkPad", "ThinkPad"),
 ]
 
+# Rules found by the ninth held-out batch (tests/cases/holdout9-*.jsonl), English.
+GENERALISATION9_EN: list[Row] = [
+    # a memory place after a keeping verb: 'Pin this about me:', 'to what you know about me',
+    # 'to your picture of me'; a count in a lead-in frame ('Two permanent notes:');
+    # a pasted chat log opening the message (two speakers, or a question after it)
+    ("explicit", True, "Save this about me - I'm vegetarian.", "I'm vegetarian", "vegetarian"),
+    ("explicit", True, "Keep this about me: I drink oat milk.", "I drink oat milk", "oat milk"),
+    ("explicit", False, "Here's a fun fact about me: I'm pescatarian.", "I'm pescatarian",
+     "pescatarian"),
+    ("explicit", False, "Pin this about meetings: we use Zoom.", "we use Zoom", "Zoom"),
+    ("explicit", True, "Put it into your picture of me that I use Neovim.", "I use Neovim",
+     "Neovim"),
+    ("explicit", True, "pls add to everything you know about me: I use fish.", "I use fish",
+     "fish"),
+    ("explicit", False, "Add this to what you know about Rust: it has no GC.", "it has no GC",
+     "GC"),
+    ("explicit", False, "What do you know about me? I use fish.", "I use fish", "fish"),
+    ("explicit", True, "Three permanent notes: editor Helix, shell zsh.", "shell zsh", "zsh"),
+    ("explicit", False, "Two notes: editor Helix, shell zsh.", "shell zsh", "zsh"),
+    ("explicit", False, "Two permanent markers: black and red.", "black and red", "red"),
+    ("other_person", True, "[Dan 10:01] remember we deploy on Fly\n[Priya 10:02] agreed",
+     "we deploy on Fly", "Fly"),
+    ("other_person", True, "dan: we deploy on Fly\nwhat do you think?", "we deploy on Fly", "Fly"),
+    ("other_person", True, "【小王 10:01】记住部署用 Fly\n【小李 10:02】好", "部署用 Fly", "Fly"),
+    ("other_person", False, "me: remember I deploy on Fly", "I deploy on Fly", "Fly"),
+    ("other_person", False, "我：记住我部署用 Fly\n谢谢", "我部署用 Fly", "Fly"),
+    ("other_person", False, "[Dan 10:01] remember I deploy on Fly\n[Dan 10:02] and I use pnpm",
+     "I deploy on Fly", "Fly"),
+    ("other_person", False, "Editor: Neovim\nShell: fish\nremember these", "Neovim", "Neovim"),
+]
+
+# Rules found by the ninth held-out batch, Chinese.
+GENERALISATION9_ZH: list[Row] = [
+    # A. 记录/收录/登记/归档 as a request (请/帮我/永久/长期 before, 一下 or a colon after), also
+    # after the fact; a report of the speaker's own recording is not a request
+    ("explicit", True, "我的时区是 Asia/Shanghai，请永久记录。", "我的时区是 Asia/Shanghai",
+     "Asia/Shanghai"),
+    ("explicit", True, "请收录：harbor 的截止日期是 2026-12-15。", "harbor 的截止日期是 2026-12-15",
+     "2026-12-15"),
+    ("explicit", True, "收录一下：我住在杭州", "我住在杭州", "杭州"),
+    ("explicit", True, "我的饮食是素食，长期登记。", "我的饮食是素食", "素食"),
+    ("explicit", False, "我记录了一下数据", "我记录了一下数据", "数据"),
+    ("explicit", False, "他请永久记录了", "他请永久记录了", "他"),
+    # B. 记录在案/存档备查/备案 after a fact instructs; a question or a done fact does not
+    ("explicit", True, "ledger 项目的数据库定了，用 TiDB，记录在案。", "用 TiDB", "TiDB"),
+    ("explicit", True, "我用 pnpm，存档备查。", "我用 pnpm", "pnpm"),
+    ("explicit", False, "会议记录在案了吗？", "会议记录在案了吗", "会议"),
+    ("explicit", False, "已经记录在案了，我用 pnpm", "我用 pnpm", "pnpm"),
+    # C. 把 X 戒了/停了/卸了/删了: the negating verb comes after the value; 换成 and what follows
+    # the verb stay positive
+    ("negated", True, "我上个月把咖啡戒了，记录一下。", "我上个月把咖啡戒了", "咖啡"),
+    ("negated", True, "我把 vim 卸了，现在用 neovim", "我把 vim 卸了", "vim"),
+    ("negated", True, "我把 Slack 删了", "我把 Slack 删了", "Slack"),
+    ("negated", True, "我咖啡已经戒掉了", "我咖啡已经戒掉了", "咖啡"),
+    ("negated", False, "我把咖啡换成了茶", "我把咖啡换成了茶", "茶"),
+    ("negated", False, "我把烟戒了所以现在只喝茶", "现在只喝茶", "茶"),
+    ("negated", False, "我把 vim 卸了，现在用 neovim", "现在用 neovim", "neovim"),
+    ("negated", False, "我把车停在楼下", "我把车停在楼下", "楼下"),
+    ("negated", False, "我把戒指放在抽屉", "我把戒指放在抽屉", "抽屉"),
+]
+
 ALL_ROWS: list[Row] = (EXPLICIT + NEGATED + OTHER_PERSON + QUESTION + HYPOTHETICAL + HEDGED
                        + SARCASTIC + TEMPORARY + RETRACTED + PASTED + UPDATE_INJECTION
                        + GROUNDED + CATEGORY_RULES + GENERALISATION + GENERALISATION4
                        + GENERALISATION5 + GENERALISATION6_EN + GENERALISATION6_ZH
                        + GENERALISATION7_EN + GENERALISATION7_ZH + GENERALISATION8_EN
-                       + GENERALISATION8_ZH)
+                       + GENERALISATION8_ZH + GENERALISATION9_EN + GENERALISATION9_ZH)
 
 
 def _row_id(row: Row) -> str:
@@ -1762,7 +1823,21 @@ GENERALISATION7_LATER_ZH: list[tuple[bool, tuple[str, str], str, Any]] = [
     (True, ("记住我喝美式", "算了算了，先不改"), "我喝美式", "美式"),
     (False, ("记住我喝美式", "我算了算，一天两杯刚好"), "我喝美式", "美式"),
 ]
-LATER = (SCOPED_RETRACTION + GENERALISATION4_LATER + GENERALISATION5_LATER
+GENERALISATION9_LATER: list[tuple[bool, tuple[str, str], str, Any]] = [
+    # 'take X back' takes back what it names; 'take that back' is a bare withdrawal
+    (True, ("Save to your memory: my shell is fish.", "take the fish bit back please"),
+     "my shell is fish", "fish"),
+    (True, ("Remember: my editor is Zed and my shell is fish.", "hmm, take fish back"),
+     "my shell is fish", "fish"),
+    (False, ("Remember: my editor is Zed and my shell is fish.", "hmm, take fish back"),
+     "my editor is Zed", "Zed"),
+    (False, ("Remember: my editor is Zed.", "I need to take the laptop back to the shop"),
+     "my editor is Zed", "Zed"),
+    (False, ("Remember: my diet is keto.", "take me back to the first question"), "my diet is keto",
+     "keto"),
+    (True, ("Remember: my diet is keto.", "actually take that back"), "my diet is keto", "keto"),
+]
+LATER = (GENERALISATION9_LATER + SCOPED_RETRACTION + GENERALISATION4_LATER + GENERALISATION5_LATER
          + GENERALISATION6_LATER_EN + GENERALISATION6_LATER_ZH
          + GENERALISATION7_LATER_EN + GENERALISATION7_LATER_ZH)
 

@@ -1371,9 +1371,9 @@ def _speaker_line(ctx: _Ctx, a: int) -> tuple[list[str], list[str]]:
     line, are that person's words in the same way."""
     t = ctx.t
     line_start = t.rfind("\n", 0, a) + 1
-    if line_start == 0:
-        return [], []
     found = _speaker_label(ctx, line_start)
+    if line_start == 0:
+        return _chat_log(ctx, found, a)
     if found is not None and found[0][1] <= a:
         # The lead-in is the text before the block of labelled lines this one belongs to.
         block = line_start
@@ -1382,10 +1382,47 @@ def _speaker_line(ctx: _Ctx, a: int) -> tuple[list[str], list[str]]:
             if prev == 0 or _speaker_label(ctx, prev) is None:
                 break
             block = prev
+        if block == 0:
+            return _chat_log(ctx, found, a)
         speakers, sources = _attributed(ctx, found[0], found[1], block)
         if speakers or sources:
             return speakers, sources
     return _under_header(ctx, line_start)
+
+
+def _chat_log(ctx: _Ctx, found: tuple[tuple[int, int], tuple[int, int]] | None, a: int
+              ) -> tuple[list[str], list[str]]:
+    """(other_person, []) for a value on a labelled line of a block that opens the message
+    ("[Tom 09:12] note it down: mongo is our db\n[Ana 09:13] ok\ncan you summarise this
+    thread?"): with no lead-in, the block is a pasted chat log when it holds labelled lines
+    by two or more names, or when text after it asks about it. A single labelled line ("me:
+    …" is no label at all) stays the speaker's own."""
+    if found is None or found[0][1] > a:
+        return [], []
+    t = ctx.t
+    names: set[str] = set()
+    pos = 0
+    while pos < len(t):
+        label = _speaker_label(ctx, pos)
+        if label is None:
+            break
+        names.add(_fold_name(t[label[1][0]:label[1][1]]))
+        nl = t.find("\n", pos)
+        pos = len(t) if nl < 0 else nl + 1
+    if len(names) < 2:
+        if pos >= len(t) or pos <= a:
+            return [], []
+        if "?" not in t[pos:] and not any(h.start >= pos for h in ctx.hits.get("question", ())):
+            return [], []
+    name = _fold_name(t[found[1][0]:found[1][1]])
+    lang = "zh" if _CJK_RE.search(name) else "en"
+    return [f"other_person:{lang}:chat log ({name})"], []
+
+
+def _fold_name(name: str) -> str:
+    """A speaker's name without the time in its label ("Tom 09:12" → "tom")."""
+    name = re.sub(r"[\s\d:.]*(?:\s*[ap]\.?m\.?)?\s*$", "", name.casefold())
+    return " ".join(name.split())
 
 
 def _under_header(ctx: _Ctx, line_start: int) -> tuple[list[str], list[str]]:
