@@ -1467,6 +1467,11 @@ GENERALISATION8_ZH: list[Row] = [
 
 # Rules found by the ninth held-out batch (tests/cases/holdout9-*.jsonl), English.
 GENERALISATION9_EN: list[Row] = [
+    # a chat log that opens the message, the value on a later labelled line
+    ("other_person", True, "[Tom 09:12] morning all\n[Ana 09:13] remember mongo is our db\n"
+     "can you summarise this?", "remember mongo is our db", "mongo"),
+    ("other_person", True, "【老陈 09:12】早\n【阿花 09:13】记下：数据库用 MongoDB",
+     "数据库用 MongoDB", "MongoDB"),
     # a memory place after a keeping verb: 'Pin this about me:', 'to what you know about me',
     # 'to your picture of me'; a count in a lead-in frame ('Two permanent notes:');
     # a pasted chat log opening the message (two speakers, or a question after it)

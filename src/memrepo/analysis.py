@@ -1379,10 +1379,10 @@ def _speaker_line(ctx: _Ctx, a: int) -> tuple[list[str], list[str]]:
         block = line_start
         while block > 0:
             prev = t.rfind("\n", 0, block - 1) + 1
-            if prev == 0 or _speaker_label(ctx, prev) is None:
+            if _speaker_label(ctx, prev) is None:
                 break
             block = prev
-        if block == 0:
+        if block == 0:                         # the block opens the message: no lead-in
             return _chat_log(ctx, found, a)
         speakers, sources = _attributed(ctx, found[0], found[1], block)
         if speakers or sources:

@@ -726,7 +726,7 @@ _LOGIN_WITH = re.compile(
 _LOGIN_AFTER = re.compile(r"[ \t]*(?:登录|登陆|登|连|ssh|进)", re.IGNORECASE)
 
 
-def _login_pair_at(text: str, pos: int) -> tuple[re.Match[str], SecretFinding] | None:
+def _login_pair_at(text: str, pos: int) -> SecretFinding | None:
     """The password half of a "user / password" pair starting at ``pos``."""
     user = _PAIR_USER.match(text, pos)
     if user is None:
@@ -736,7 +736,7 @@ def _login_pair_at(text: str, pos: int) -> tuple[re.Match[str], SecretFinding] |
     # "login is at /admin/Login" is a path, not a pair
     if found is None or name in _STOPWORDS or "/" in text[found.start:found.end]:
         return None
-    return user, found
+    return found
 
 
 def _scan_login_pairs(text: str) -> Iterator[SecretFinding]:
@@ -746,7 +746,7 @@ def _scan_login_pairs(text: str) -> Iterator[SecretFinding]:
             if joined is not None:
                 pair = _login_pair_at(text, joined.end())
                 if pair is not None:
-                    yield pair[1]
+                    yield pair
                 break
     for means in _LOGIN_WITH.finditer(text):
         pair = _login_pair_at(text, means.end())
@@ -755,10 +755,10 @@ def _scan_login_pairs(text: str) -> Iterator[SecretFinding]:
         # Chinese names the act after the pair ("用 root / … 登服务器"; "用 npm / pnpm" does
         # not); "sign in with Google / GitHub" names providers, so the second half needs a
         # digit and a symbol here.
-        secret = text[pair[1].start:pair[1].end]
-        act = means.group(0).strip()[:1].isascii() or _LOGIN_AFTER.match(text, pair[1].end)
+        secret = text[pair.start:pair.end]
+        act = means.group(0).strip()[:1].isascii() or _LOGIN_AFTER.match(text, pair.end)
         if act and _has_digit(secret) and any(c in _SECRET_SYMBOLS for c in secret):
-            yield pair[1]
+            yield pair
 
 
 # Shell and dotenv assignments ("export OPENAI_API_KEY=…", "DB_PASSWORD: …"): the
