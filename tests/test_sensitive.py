@@ -22,6 +22,16 @@ HITS: list[tuple[Any, str]] = [
     ("plan my coming out to my parents", "sexual_orientation"),
     ({"task": "refill my medication", "when": "Friday"}, "health"),
     (["ship the release", "ring the oncologist"], "health"),
+    ("refill the sertraline prescription", "health"),
+    ("book the dentist before the trip", "health"),
+    ("我对花生过敏，订餐时注意", "health"),
+    ("下周去做产检", "health"),
+    ("sort out the Sabbath rota at the synagogue", "religion"),
+    ("周末陪我妈去寺庙上香", "religion"),
+    ("volunteer for the Labour Party campaign", "politics"),
+    ("给民主党的竞选捐款", "politics"),
+    ("find an LGBTQ-friendly therapist", "sexual_orientation"),
+    ("填表：民族是回族", "ethnicity"),
 ]
 
 MISSES: list[Any] = [
@@ -31,6 +41,13 @@ MISSES: list[Any] = [
     "修复登录页的样式",
     "review the blood-orange theme",
     "整理周报",
+    "下礼拜三之前交周报",                  # 礼拜 is also just "week"
+    "整理上礼拜的会议纪要",
+    "finish the hospital booking system migration",
+    "build the allergy filter for the recipe app",
+    "给医院客户做体检预约系统",
+    "fix the mass import script",
+    "pray the deploy works",
     {"start": "22:00", "end": "07:00"},
     42,
 ]

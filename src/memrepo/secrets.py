@@ -15,7 +15,10 @@ Why it is built this way:
   checksums). Home-made patterns only supplement them where they have a known gap
   (short ``sk-…`` keys, ``hf_``/``AIza``/``github_pat_`` families, ``ENCRYPTED PRIVATE
   KEY`` blocks) and for secrets *stated in words* ("my password is …", "密码是…",
-  "rotate the DB password, the new one is …"), which no library covers.
+  "rotate the DB password, the new one is …", "my PIN is four eight two one"), numbers
+  named by what they are ("card number …", "护照号 …", "the door code is …"), passwords
+  on command lines ("mysql -pS3cret", "curl -u admin:…") and wallet recovery phrases,
+  which no library covers.
 * **No global state, no I/O.** The plugins are instantiated once at import. Their
   ``analyze_line`` consults detect-secrets' process-wide settings and may call a
   vendor's verification endpoint, so it is never used: we run the plugins' own
@@ -460,7 +463,11 @@ _EN_CUES = (
     (
         _CODE,
         r"one[\s\-]?time\s+(?:pass)?code|otp(?:\s+code)?|2fa\s+code|mfa\s+code"
-        r"|verification\s+code|security\s+code|auth(?:entication)?\s+code|login\s+code",
+        r"|verification\s+code|security\s+code|auth(?:entication)?\s+code|login\s+code"
+        # codes that open a door, a gate, an alarm panel or a safe
+        r"|(?:door|gate|alarm|garage|safe|locker|lockbox|key\s?box|keypad|entry|entrance"
+        r"|access|intercom|buzzer)\s+code"
+        r"|(?:lock|safe|locker|padlock|bike\s+lock)\s+(?:combination|combo)",
     ),
     (_CVV, r"cvv2?|cvc2?|csc"),
     (
@@ -473,7 +480,7 @@ _EN_CUES = (
     ),
 )
 _ZH_CUES = (
-    (_CODE, r"短信验证码|验证码|校验码|动态码|动态口令"),
+    (_CODE, r"短信验证码|验证码|校验码|动态码|动态口令|门禁码|开门码|门锁码|保险柜码|保险箱码"),
     (_CVV, r"安全码"),
     (_PIN, r"PIN码|pin码"),
     (_PASSWORD, r"支付密码|登录密码|登陆密码|开机密码|密码|口令"),
@@ -554,9 +561,43 @@ _ZH_DIGITS = str.maketrans("零〇一二三四五六七八九幺两", "001234567
 _ZH_NUMERAL_RUN = re.compile(r"[0-9零〇一二三四五六七八九幺两]{4,}")
 
 
+# ... and in English ("my PIN is four eight two one", "twenty four sixty eight"): a run of
+# at least three number words is a value; it is judged as the digits it reads as.
+_EN_NUMBER_WORDS = {
+    **{w: str(i) for i, w in enumerate(
+        "zero one two three four five six seven eight nine ten eleven twelve thirteen "
+        "fourteen fifteen sixteen seventeen eighteen nineteen".split())},
+    "oh": "0", "o": "0",
+    **{w: str(i + 2) for i, w in enumerate(
+        "twenty thirty forty fifty sixty seventy eighty ninety".split())},
+}
+_EN_NUMERAL_RUN = re.compile(
+    r"(?i)(?:(?:" + "|".join(sorted(_EN_NUMBER_WORDS, key=len, reverse=True))
+    + r")(?![A-Za-z])[ \t,\-]*){3,}"
+)
+_TENS = frozenset("twenty thirty forty fifty sixty seventy eighty ninety".split())
+
+
+def _spoken_digits(value: str) -> str | None:
+    """The digits a run of English number words reads as, or None if it is not one."""
+    words = re.findall(r"[a-z]+", value.lower())
+    if len(words) < 3 or any(w not in _EN_NUMBER_WORDS for w in words):
+        return None
+    out = []
+    for i, word in enumerate(words):
+        digits = _EN_NUMBER_WORDS[word]
+        units = words[i + 1] if i + 1 < len(words) else ""
+        if word in _TENS and not (units in _EN_NUMBER_WORDS and len(_EN_NUMBER_WORDS[units]) == 1
+                                  and units not in ("zero", "oh", "o")):
+            digits += "0"          # "twenty" alone; "twenty four" writes its "4" next
+        out.append(digits)
+    return "".join(out)
+
+
 def _ascii_digits(value: str) -> str:
-    """The value with Chinese numerals read as digits, for judging what it looks like."""
-    return value.translate(_ZH_DIGITS)
+    """The value with Chinese numerals and English number words read as digits, for
+    judging what it looks like."""
+    return _spoken_digits(value) or value.translate(_ZH_DIGITS)
 
 
 def _extract_value(text: str, pos: int, connector: str) -> tuple[int, int] | None:
@@ -566,6 +607,12 @@ def _extract_value(text: str, pos: int, connector: str) -> tuple[int, int] | Non
     numerals = _ZH_NUMERAL_RUN.match(text, pos)
     if numerals and not numerals.group().isascii():
         return numerals.span()
+    spoken = _EN_NUMERAL_RUN.match(text, pos)
+    if spoken:
+        end = spoken.end()
+        while text[end - 1] in " \t,-":
+            end -= 1
+        return spoken.start(), end
     m = _VALUE_RE.match(text, pos)
     if not m:
         return None
@@ -602,8 +649,9 @@ def _value_ok(value: str, family: str, strength: str) -> bool:
         return value.isdigit() and len(value) <= 12
     if family == _CVV:
         return value.isdigit() and len(value) <= 4
-    if family == _CODE:
-        return value.isalnum() and _has_digit(value) and len(value) <= 10
+    if family == _CODE:  # "A7K2Q9", "4417", a combination "12-34-56"
+        bare = value.replace("-", "").rstrip("#*")   # keypads end a code with #
+        return bare.isalnum() and _has_digit(bare) and len(bare) <= 10
     if family == _TOKEN:
         if value.isdigit():
             return len(value) >= 10  # "max tokens: 4096" is a budget, not a token
@@ -765,7 +813,7 @@ def _scan_login_pairs(text: str) -> Iterator[SecretFinding]:
 # upper-case name ends in a secret word. Upper case only, so "primary key" prose and
 # lower-case code identifiers stay with the cue and keyword detectors.
 _ENV_ASSIGN = re.compile(
-    r"(?<![A-Za-z0-9_])(?:(?:[A-Z][A-Z0-9]*_)*"
+    r"(?<![A-Za-z0-9_])(?:(?:[A-Z][A-Z0-9]*_)*(?:[A-Z]{2,5}(?=PASS|PWD|TOKEN|SECRET))?"
     r"(?P<word>(?:API|SECRET|ACCESS|PRIVATE|AUTH|CLIENT|SIGNING|ENCRYPTION)_KEY|TOKEN|SECRET"
     r"|PASSWORD|PASSWD|PWD|PASS|PASSPHRASE|CREDENTIALS?)|(?P<bare>KEY))"
     r"[ \t]*[=:](?!//)[ \t]*"
@@ -784,6 +832,87 @@ def _scan_env_assignments(text: str) -> Iterator[SecretFinding]:
             continue
         kind = "password" if family == _PASSWORD else "token"
         yield SecretFinding(kind, span[0], span[1], "words:env")
+
+
+# ----------------------------------------------- numbers and phrases given by name
+
+# A card or an identity document named before its number: "card number 4111 1111 1111
+# 1112", "我的银行卡号 6222 0212 3456 7890 123", "passport: X12345678", "身份证号是
+# 11010119900307123X". The name says what the number is, so no check digit is needed (a
+# mistyped or made-up one is still not something to keep); without the name only the
+# checksummed detectors above speak.
+_CARD_CUE = re.compile(
+    r"(?i)(?<![A-Za-z0-9])(?:(?:credit|debit|bank|payment|visa|mastercard|amex)[ \t]+)?"
+    r"card[ \t]*(?:number|no\.?|num|#)|(?:credit|debit)[ \t]+card(?![A-Za-z0-9])"
+    r"|(?:银行卡|信用卡|储蓄卡|借记卡|工资卡)(?:卡号|号码|号)?|卡号"
+)
+_CARD_DIGITS = re.compile(r"\d(?:[ \-]?\d){11,18}(?![0-9])")
+_ID_CUE = re.compile(
+    r"(?i)(?<![A-Za-z0-9])(?:(?:passport|driver'?s?[ \t]+licen[cs]e|driving[ \t]+licen[cs]e"
+    r"|national[ \t]+id|id[ \t]+card|tax(?:payer)?[ \t]+id)(?:[ \t]*(?:number|no\.?|num|#))?"
+    r"|(?:national[ \t]+insurance|ni|social[ \t]+insurance|tax(?:payer)?[ \t]+identification"
+    r"|tax)[ \t]*(?:number|no\.?|num|#))(?![A-Za-z0-9])"
+    r"|身份证(?:号码|号)?|护照(?:号码|号)?|驾驶证(?:号码|号)?|驾照(?:号码|号)?|社保(?:卡)?号(?:码)?"
+    r"|医保卡号|港澳通行证(?:号码|号)?"
+)
+_ID_VALUE = re.compile(r"[A-Za-z0-9](?:[A-Za-z0-9\- ]{4,22}[A-Za-z0-9])(?![A-Za-z0-9])")
+
+
+def _named(text: str, cue_re: re.Pattern[str], value_re: re.Pattern[str], kind: str,
+           detector: str, accept: Callable[[str], bool] = bool) -> Iterator[SecretFinding]:
+    """Values of ``value_re`` right after a ``cue_re`` and a connector (or none at all)."""
+    for cue in cue_re.finditer(text):
+        for connector in (*_STRONG_CONNECTORS, _WEAK_CONNECTOR["zh"]):
+            joined = connector.match(text, cue.end())
+            value = joined and value_re.match(text, joined.end())
+            if value and accept(value.group(0)):
+                yield SecretFinding(kind, value.start(), value.end(), detector)
+                break
+
+
+def _scan_named_numbers(text: str) -> Iterator[SecretFinding]:
+    yield from _named(text, _CARD_CUE, _CARD_DIGITS, "card_number", "words:card")
+    yield from _named(text, _ID_CUE, _ID_VALUE, "national_id", "words:id",
+                      lambda v: sum(c.isdigit() for c in v) >= 5)
+
+
+# A password on a command line: "mysql -u root -pS3cret", "--password=…", "sshpass -p
+# '…'", "curl -u admin:…". Only the forms whose flag takes the password itself; a bare
+# "-p" (prompt for it) or a "$VARIABLE" is nothing to keep.
+_COMMAND_PASSWORD = re.compile(
+    r"(?<![\w-])(?:mysql|mysqldump|mysqladmin|mariadb|mysqlsh)\b[^\n|;&]*?[ \t]-p(?P<glued>[^\s]+)"
+    r"|(?<![\w-])--(?:password|passwd|pass)(?:=|[ \t]+)(?P<long>[^\s]+)"
+    r"|(?<![\w-])sshpass[ \t]+-p[ \t]*(?P<sshpass>[^\s]+)"
+    r"|(?<![\w-])(?:curl|wget|http|httpie)\b[^\n|;&]*?[ \t](?:-u|--user)[ \t]*"
+    r"[^\s:'\"]+:(?P<user>[^\s]+)"
+)
+
+
+def _scan_command_passwords(text: str) -> Iterator[SecretFinding]:
+    for m in _COMMAND_PASSWORD.finditer(text):
+        group = m.lastgroup or ""
+        start, end = m.span(group)
+        while start < end and text[start] in _OPENING:
+            start += 1
+        while end > start and text[end - 1] in _CLOSING:
+            end -= 1
+        value = text[start:end]
+        if value.startswith("$") or not _value_ok(value, _PASSWORD, "strong"):
+            continue
+        yield SecretFinding("password", start, end, "words:command")
+
+
+# A wallet's recovery phrase: "seed phrase: witch collapse practice …", "助记词：…". Twelve
+# or more plain words after its name are the key to the wallet.
+_SEED_CUE = re.compile(
+    r"(?i)(?<![A-Za-z0-9])(?:(?:seed|recovery|backup|secret|mnemonic|wallet)[ \t]+"
+    r"(?:phrase|words)|mnemonic)(?![A-Za-z0-9])|助记词|恢复短语"
+)
+_SEED_WORDS = re.compile(r"[a-z]{3,8}(?:[ \t,]+[a-z]{3,8}){11,23}(?![A-Za-z])")
+
+
+def _scan_seed_phrases(text: str) -> Iterator[SecretFinding]:
+    yield from _named(text, _SEED_CUE, _SEED_WORDS, "private_key", "words:seed")
 
 
 # ------------------------------------------------------------ high-entropy tokens
@@ -889,10 +1018,13 @@ _SCANNERS: tuple[Callable[[str], Iterable[SecretFinding]], ...] = (
     _scan_ibans,
     _scan_national_ids,
     _scan_cards,
+    _scan_named_numbers,
+    _scan_seed_phrases,
     _scan_words,
     _scan_anaphora,
     _scan_login_pairs,
     _scan_env_assignments,
+    _scan_command_passwords,
     _scan_entropy,
 )
 
