@@ -533,7 +533,8 @@ class Checker:
                     if n < need:
                         self.err("coverage", f"{cat}/{lang}: {n} cases, need >= {need}")
         if "holdout" in kinds:
-            for lang in ("en", "zh"):
+            # Only the languages checked: a new batch is written one language per file.
+            for lang in sorted({lg for (k, _c, lg) in self.kind_counts if k == "holdout"}):
                 total = sum(n for (k, _c, lg), n in self.kind_counts.items()
                             if k == "holdout" and lg == lang)
                 if total < HOLDOUT_MIN_CASES:
