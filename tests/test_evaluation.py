@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -44,6 +46,13 @@ def test_corpus_is_large_and_covers_both_languages() -> None:
              for line in p.read_text(encoding="utf-8").splitlines() if line.strip()]
     assert len(cases) >= 300
     assert {c["lang"] for c in cases} == {"en", "zh"}
+
+
+def test_corpus_passes_its_validator() -> None:
+    """check_cases.py (structure, quotes, offsets, conservative expectations, coverage)."""
+    done = subprocess.run([sys.executable, str(CASES / "check_cases.py")],
+                          capture_output=True, text=True, check=False)
+    assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
 
 
 def _case(step_expect: str, text: str = "Remember that I use pnpm for packages.") -> dict:
