@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import json
 import re
-import time
 import unicodedata
 from pathlib import Path
 from typing import Any
@@ -1536,12 +1535,293 @@ GENERALISATION9_ZH: list[Row] = [
     ("negated", False, "我把戒指放在抽屉", "我把戒指放在抽屉", "抽屉"),
 ]
 
+# Session 6: items left by the ninth round, then the tenth held-out batch's fixes.
+GENERALISATION10_EN: list[Row] = [
+    # a polite "could you set my <setting> to X" is the request "set my <setting> to X"
+    ("explicit", True, "could you set my timezone to UTC please", "set my timezone to UTC",
+     "UTC"),
+    ("question", False, "Can you set my timezone to UTC?", "set my timezone to UTC", "UTC"),
+    ("explicit", False, "Can you set my alarm to 7?", "set my alarm to 7", "7"),
+    ("explicit", False, "Did you set my timezone to UTC?", "set my timezone to UTC", "UTC"),
+    # one speaker's labelled lines opening the message, then a task done with them: pasted
+    ("other_person", True, "Ana: remember mongo is our db\nAna: and we deploy fridays\n"
+     "summarise this thread", "remember mongo is our db", "mongo"),
+    ("other_person", True, "Ana: remember mongo is our db\nAna: we deploy fridays\n\ntl;dr pls",
+     "remember mongo is our db", "mongo"),
+    ("other_person", False, "Ana: remember mongo is our db\nAna: and we deploy fridays\nthanks",
+     "remember mongo is our db", "mongo"),
+    ("other_person", False, "Remember mongo is our db.\nCan you summarise this thread?",
+     "Remember mongo is our db", "mongo"),
+    # a dictated lead-in with no colon: (new/permanent/standing…) rule/setting + an imperative
+    ("explicit", True, "ok assistant new permanent rule keep answers under five lines",
+     "keep answers under five lines", "under five lines"),
+    ("explicit", True, "hey bot standing rule always reply in Spanish please",
+     "always reply in Spanish", "Spanish"),
+    ("explicit", True, "new rule for you never use emojis in replies",
+     "never use emojis in replies", "emojis"),
+    ("explicit", True, "okay new permanent setting use metric units", "use metric units", "metric"),
+    ("explicit", False, "new permanent rule at work says no phones in meetings",
+     "no phones in meetings", "phones"),
+    ("explicit", False, "the new permanent rule is that I park in lot B",
+     "I park in lot B", "lot B"),
+    ("explicit", False, "my gym has a new permanent rule keep your phone in the locker",
+     "keep your phone in the locker", "locker"),
+    ("explicit", False, "new permanent rule? no idea, I use Vim anyway", "I use Vim", "Vim"),
+    ("explicit", False, "my new rule never eat after 8pm", "never eat after 8pm", "8pm"),
+    ("question", True, "is there a new permanent rule keep left on escalators?",
+     "keep left on escalators", "keep left"),
+    # a memory place heading a colon or dash: 'for your records:', 'for my profile:'
+    ("explicit", True, "Something for your notes: I'm allergic to peanuts.",
+     "I'm allergic to peanuts", "peanuts"),
+    ("explicit", True, "For your records:\n- editor: Helix\n- shell: fish",
+     "editor: Helix", "Helix"),
+    ("explicit", True, "quick update for your memory about me — I moved to Denver",
+     "I moved to Denver", "Denver"),
+    ("explicit", True, "Three facts for your long-term memory bank: I'm left-handed, I drink "
+     "chai, I live in Oslo.", "I live in Oslo", "Oslo"),
+    ("explicit", True, "For my profile: my name is pronounced KAY-lee.",
+     "my name is pronounced KAY-lee", "KAY-lee"),
+    ("explicit", False, "for your records, the invoice is attached",
+     "the invoice is attached", "invoice"),
+    ("explicit", False, "I keep my notes in Obsidian", "I keep my notes in Obsidian", "Obsidian"),
+    ("explicit", False, "Notes for my novel: the hero lives in Oslo",
+     "the hero lives in Oslo", "Oslo"),
+    ("explicit", False, "Ideas for my dating profile: I love hiking", "I love hiking", "hiking"),
+    ("explicit", False, "for my notes: the meeting is at 3pm", "the meeting is at 3pm", "3pm"),
+    ("explicit", False, "Two tables for your database: users and orders",
+     "users and orders", "users"),
+    ("explicit", False, "What's in your notes: anything about my editor?",
+     "anything about my editor", "editor"),
+    ("explicit", False, "Something for your notes? I use Vim", "I use Vim", "Vim"),
+    ("other_person", True, "For your records: my wife is vegetarian",
+     "my wife is vegetarian", "vegetarian"),
+    # 'make that a permanent setting/standing preference/the default', 'make it permanent'
+    ("explicit", True, "Dark mode everywhere, and make it my permanent default.",
+     "Dark mode everywhere", "Dark mode"),
+    ("explicit", True, "Reply in British English. Make that a standing preference.",
+     "Reply in British English", "British English"),
+    ("explicit", True, "Metric units please, make it permanent", "Metric units please", "Metric"),
+    ("explicit", True, "I want you to make that a permanent setting: replies in French",
+     "replies in French", "French"),
+    ("explicit", False, "I need a pen, make that a permanent marker", "I need a pen", "pen"),
+    ("explicit", False, "We make it a rule to eat dinner at 7", "eat dinner at 7", "dinner at 7"),
+    ("explicit", False, "I want to make it a permanent setting on my router: WPA3", "WPA3", "WPA3"),
+    ("explicit", False, "Create a branch called dev and make it the default branch",
+     "Create a branch called dev", "dev"),
+    ("explicit", False, "make that a permanent setting on the router: channel 6",
+     "channel 6", "channel 6"),
+    ("explicit", True, "Two-space indents. Make that the default for all my projects.",
+     "Two-space indents", "Two-space"),
+    ("explicit", False, "The museum made it a permanent exhibit: Roman coins",
+     "Roman coins", "Roman coins"),
+    ("explicit", False, "I got a henna tattoo, might make it permanent",
+     "I got a henna tattoo", "henna tattoo"),
+    ("question", True, "I use tabs. Should I make that a permanent setting?",
+     "Should I make that a permanent setting", "tabs"),
+    # 'update your records / what you have on file / what you know about me / my profile'
+    ("explicit", True, "I'm now a Staff Engineer, update your records please",
+     "I'm now a Staff Engineer", "Staff Engineer"),
+    ("explicit", True, "new address is in Leeds, so update whatever you've got on me",
+     "new address is in Leeds", "Leeds"),
+    ("explicit", True, "I switched to zsh. Please update what you know about me.",
+     "I switched to zsh", "zsh"),
+    ("explicit", True, "my pronouns are she/her, update my profile",
+     "my pronouns are she/her", "she/her"),
+    ("explicit", False, "update the file on the server to use Python 3.12",
+     "use Python 3.12", "Python 3.12"),
+    ("explicit", False, "change your files to use tabs", "use tabs", "tabs"),
+    ("explicit", False, "update your info on the site: I'm in Rome", "I'm in Rome", "Rome"),
+    ("explicit", True, "I'm in Rome now, update your info on me", "I'm in Rome now", "Rome"),
+    ("explicit", False, "please update my profile picture, I'm in Lisbon now",
+     "I'm in Lisbon now", "Lisbon"),
+    ("explicit", False, "update my LinkedIn profile: I'm a Data Analyst",
+     "I'm a Data Analyst", "Data Analyst"),
+    ("explicit", False, "I update my profile every year, I'm a nurse", "I'm a nurse", "nurse"),
+    ("explicit", False, "update what you have so far with Postgres", "Postgres", "Postgres"),
+    ("explicit", False, "Did you update what you have on file? I live in Rome",
+     "I live in Rome", "Rome"),
+    # a bare 'please save' closing a sentence
+    ("explicit", True, "my shell is fish. Save please.", "my shell is fish", "fish"),
+    ("explicit", True, "diet: vegetarian. pls save, thanks", "diet: vegetarian", "vegetarian"),
+    ("explicit", True, "I'm on Ubuntu 24.04, please save", "I'm on Ubuntu 24.04", "Ubuntu 24.04"),
+    ("explicit", False, "I'm on Ubuntu 24.04. Should I save?",
+     "I'm on Ubuntu 24.04", "Ubuntu 24.04"),
+    ("explicit", False, "I use Vim. Please don't save.", "I use Vim", "Vim"),
+    ("explicit", False, "I use Vim. I forgot to save.", "I use Vim", "Vim"),
+    ("explicit", False, "my essay uses APA style. please save the file",
+     "my essay uses APA style", "APA"),
+    # 'hang/hold onto that' + a future-use scope ('for future chats', 'across sessions')
+    ("explicit", True, "My pronouns are he/him. Hold onto that for future chats.",
+     "My pronouns are he/him", "he/him"),
+    ("explicit", True, "I'm based in Austin. Hang on to that for later emails too.",
+     "I'm based in Austin", "Austin"),
+    ("explicit", True, "I'm vegan, hang onto that across sessions", "I'm vegan", "vegan"),
+    ("explicit", False, "Hang onto the railing, I live in Leeds", "I live in Leeds", "Leeds"),
+    ("explicit", False, "I'm in Paris. Hang onto that for a second while I check.",
+     "I'm in Paris", "Paris"),
+    ("explicit", False, "I use Vim. Hold onto that thought.", "I use Vim", "Vim"),
+    ("explicit", False, "My boss said to hang onto the receipts, I'm in sales",
+     "I'm in sales", "sales"),
+    ("explicit", False, "I'll hang onto that, I'm a teacher", "I'm a teacher", "teacher"),
+    # 'What I'm working on, …' is a noun clause, not a question; 'across sessions' is a scope
+    ("question", False, "What I do for a living: I'm a pharmacist.",
+     "I'm a pharmacist", "pharmacist"),
+    ("question", False, "What we use at work, for the record: Jira", "Jira", "Jira"),
+    ("question", False, "What I'd like, going forward: shorter replies",
+     "shorter replies", "shorter replies"),
+    ("question", True, "What should I use, Vim or Emacs", "Vim or Emacs", "Vim"),
+    ("question", True, "What I'm working on?", "What I'm working on", "working"),
+    ("question", True, "what do I use, Postgres", "Postgres", "Postgres"),
+    ("explicit", True, "I'm on the payments team. Keep that in mind across all future sessions.",
+     "I'm on the payments team", "payments team"),
+    ("explicit", True, "I write Rust. Remember that between chats.", "I write Rust", "Rust"),
+    ("explicit", False, "I'm on the payments team. We keep it across sessions.",
+     "I'm on the payments team", "payments team"),
+    # irony of disproportion: 'I love reading nine paragraphs to get a yes or no'
+    ("sarcastic", True, "Sure, use the longest answers you can, I love scrolling through twelve "
+     "pages just to find one answer. Make that permanent.",
+     "use the longest answers you can", "longest answers"),
+    ("sarcastic", True, "Yeah, reply in essays, we just love reading 3 pages to get a yes or no.",
+     "reply in essays", "essays"),
+    ("sarcastic", False, "I love reading long novels, remember that",
+     "I love reading long novels", "long novels"),
+    ("sarcastic", False, "I love running 10k every morning to get a clear head",
+     "running 10k", "running"),
+]
+
+GENERALISATION10_ZH: list[Row] = [
+    # 登记/标记/笔记 + 一下 + an object is not 记一下; 请登记一下。 still is a request
+    ("explicit", False, "帮我登记一下会议室，我的时区是 Asia/Shanghai", "我的时区是 Asia/Shanghai",
+     "Asia/Shanghai"),
+    ("explicit", False, "标记一下这个 bug，我用 pnpm", "我用 pnpm", "pnpm"),
+    ("explicit", True, "请登记一下。我的时区是 Asia/Shanghai", "我的时区是 Asia/Shanghai",
+     "Asia/Shanghai"),
+    ("explicit", True, "记一下，我用 pnpm", "我用 pnpm", "pnpm"),
+    ("explicit", True, "帮我登记一下饮食习惯：我吃素", "我吃素", "素"),
+    # 能把我的<设置>设成 X 吗 / 你能记一下 X 吗 are requests; 你能记住 X 吗 asks about ability
+    ("question", False, "能把我的时区设成 UTC 吗", "把我的时区设成 UTC", "UTC"),
+    ("question", False, "你能记一下我用 pnpm 吗？", "记一下我用 pnpm", "pnpm"),
+    ("question", True, "你能记住我用 tabs 吗？", "记住我用 tabs", "tabs"),
+    ("question", True, "你把我的时区设成 UTC 了吗？", "把我的时区设成 UTC", "UTC"),
+    # one speaker's labelled lines, then 帮我总结一下: pasted
+    ("other_person", True, "阿花：记住数据库用 MongoDB\n阿花：周五发版\n帮我总结一下",
+     "数据库用 MongoDB", "MongoDB"),
+    ("other_person", True, "阿花：记住数据库用 MongoDB\n阿花：周五发版\n翻译一下这段",
+     "数据库用 MongoDB", "MongoDB"),
+    ("other_person", False, "阿花：记住数据库用 MongoDB\n阿花：周五发版", "数据库用 MongoDB",
+     "MongoDB"),
+    # 句末“呢”：在…呢 / 我再…呢（“在”的错别字）/ 还没…呢 是陈述；别的“呢”仍是疑问
+    ("question", False, "以后帮我点咖啡默认无糖，这个记牢了，我在控糖呢", "以后帮我点咖啡默认无糖",
+     "无糖"),
+    ("question", False, "以后午饭默认推荐轻食，记住，我再减脂呢", "以后午饭默认推荐轻食", "轻食"),
+    ("question", False, "记一下我用 pnpm，迁移还没做完呢", "记一下我用 pnpm", "pnpm"),
+    ("question", True, "记住我用 vim，那 emacs 呢", "记住我用 vim", "vim"),
+    ("question", True, "你再想想我该用 vim 还是 emacs 呢", "我该用 vim", "vim"),
+    ("question", True, "记住我用 vim，我再用一周呢？", "记住我用 vim", "vim"),
+    # 这个(背景/信息)你长期/一直留着 keeps the fact before it; 我留着 / 一张截图 does not
+    ("explicit", True, "我现在负责的是订单系统重构，这个背景你长期留着",
+     "我现在负责的是订单系统重构", "订单系统重构"),
+    ("explicit", True, "我的论文题目是联邦学习，这些信息你一直留着", "我的论文题目是联邦学习",
+     "联邦学习"),
+    ("explicit", True, "我的时区是 UTC+8，这个您永久保留", "我的时区是 UTC+8", "UTC+8"),
+    ("explicit", False, "我手上的活是重构支付模块，这个背景我长期留着", "我手上的活是重构支付模块",
+     "重构支付模块"),
+    ("explicit", False, "我手上的活是重构支付模块，这张截图你一直留着吧",
+     "我手上的活是重构支付模块", "重构支付模块"),
+    # 以后/下次/往后 别(再)弄错/叫错/写错 asks to remember what came before
+    ("explicit", True, "我的名字是李娜，以后别再叫错了", "我的名字是李娜", "李娜"),
+    ("explicit", True, "我姓欧阳，麻烦下次别写错", "我姓欧阳", "欧阳"),
+    ("explicit", True, "代词用 she/her，拜托往后千万别弄错", "代词用 she/her", "she/her"),
+    ("explicit", False, "我的名字是李娜，别弄错", "我的名字是李娜", "李娜"),
+    ("explicit", False, "我的名字是李娜，以前老是被叫错", "我的名字是李娜", "李娜"),
+    ("explicit", False, "我的名字是李娜，他以后别叫错就行", "我的名字是李娜", "李娜"),
+    # 你以后…都照这个来 / 以后…都用它: a later frame pointing back, with words in between
+    ("explicit", True, "前端框架就定 Vue 3 了，你以后写代码都按这个来", "前端框架就定 Vue 3 了",
+     "Vue 3"),
+    ("explicit", True, "部署用 Docker Compose，往后出方案一律照这个办", "部署用 Docker Compose",
+     "Docker Compose"),
+    ("explicit", True, "Redis，以后缓存都用它", "Redis", "Redis"),
+    ("explicit", False, "前端框架就定 Vue 3 了，他以后写代码都按这个来", "前端框架就定 Vue 3 了",
+     "Vue 3"),
+    ("explicit", False, "前端框架就定 Vue 3 了，以前写代码都按这个来", "前端框架就定 Vue 3 了",
+     "Vue 3"),
+    ("explicit", False, "Redis，我以后缓存都用它", "Redis", "Redis"),
+    ("explicit", False, "Redis，以后缓存不要都用它", "Redis", "Redis"),
+    # code-switched note/mark/memo 一下 / mark 住 / 帮我 note 下; mark 一下 + an object is a task
+    ("explicit", True, "mark 一下：我的时区是 Asia/Tokyo", "我的时区是 Asia/Tokyo", "Asia/Tokyo"),
+    ("explicit", True, "我用 pnpm，帮我 note 下", "我用 pnpm", "pnpm"),
+    ("explicit", True, "截止日期是 2026-11-30，memo 一下", "截止日期是 2026-11-30", "2026-11-30"),
+    ("explicit", False, "帮我 mark 一下这个 bug，我用 pnpm", "我用 pnpm", "pnpm"),
+    ("explicit", False, "我 mark 了一下，截止日期是 2026-11-30", "截止日期是 2026-11-30",
+     "2026-11-30"),
+    ("explicit", False, "benchmark 一下：我用 pnpm", "我用 pnpm", "pnpm"),
+    # a trailing purpose clause (到时候…用, 回头…要用) leaves the instruction sentence a frame
+    ("explicit", True, "交付日期是 2026-12-01。帮我记一下，到时候排期用", "交付日期是 2026-12-01",
+     "2026-12-01"),
+    ("explicit", True, "我的工号是 A1234。记住，回头填表要用", "我的工号是 A1234", "A1234"),
+    ("explicit", False, "交付日期是 2026-12-01。帮我记一下客户电话，到时候排期用",
+     "交付日期是 2026-12-01", "2026-12-01"),
+    ("explicit", False, "交付日期是 2026-12-01。到时候排期用", "交付日期是 2026-12-01",
+     "2026-12-01"),
+    # voice input without punctuation: particle + a new 你-clause starts a new segment
+    ("negated", False, "我是做设计的不是开发哈你以后按设计师的角度跟我聊",
+     "你以后按设计师的角度跟我聊", "设计师"),
+    ("negated", False, "我不是后端嘛你以后按前端的思路给我讲", "你以后按前端的思路给我讲", "前端"),
+    ("negated", True, "我不是产品经理哈你别搞错", "我不是产品经理", "产品经理"),
+    ("negated", True, "我是开发不是产品经理啊你以后别叫错", "不是产品经理", "产品经理"),
+    # 你给我备个注 / 备个注： ; 在订单上备个注, 我备了个注, 他给我备个注 are not
+    ("explicit", True, "口味这块你给我备个注：偏辣", "偏辣", "偏辣"),
+    ("explicit", True, "备个注：我对花生过敏", "我对花生过敏", "花生"),
+    ("explicit", True, "麻烦备一下注，我的生日是 1990-05-01", "我的生日是 1990-05-01",
+     "1990-05-01"),
+    ("explicit", False, "帮我在订单上备个注：偏辣", "偏辣", "偏辣"),
+    ("explicit", False, "我在订单里备了个注：偏辣", "偏辣", "偏辣"),
+    ("explicit", False, "他给我备个注说我偏辣", "我偏辣", "偏辣"),
+    # 以后跟我说… is how to talk to me, not a report; 导师跟我说… still is
+    ("other_person", False, "以后跟我说距离都用公里", "以后跟我说距离都用公里", "公里"),
+    ("other_person", False, "往后和我说温度统一用摄氏度", "往后和我说温度统一用摄氏度",
+     "摄氏度"),
+    ("other_person", True, "导师跟我说以后距离都用公里", "导师跟我说以后距离都用公里", "公里"),
+    ("other_person", True, "老王以前跟我说过距离用英里", "老王以前跟我说过距离用英里", "英里"),
+    # 把这俩/下面几个 定成/设为 默认(值)： heads the list after it
+    ("explicit", True, "把下面几个设为默认：编辑器用 Helix，终端用 Kitty", "终端用 Kitty", "Kitty"),
+    ("explicit", True, "这几项都设成默认值：回复用英文", "回复用英文", "英文"),
+    ("explicit", False, "我把这俩定成默认值了：包管理用 pnpm", "包管理用 pnpm", "pnpm"),
+    ("explicit", False, "他把这俩设成默认了：包管理用 pnpm", "包管理用 pnpm", "pnpm"),
+    ("explicit", False, "我已经把这几项都设成默认了：回复用英文", "回复用英文", "英文"),
+    # 记到/写进 项目笔记/团队备忘录 is a memory place; 我记到…了 / 笔记本 is not
+    ("explicit", True, "后端语言用 Go，记到项目笔记里", "后端语言用 Go", "Go"),
+    ("explicit", True, "pnpm，存进团队备忘录", "pnpm", "pnpm"),
+    ("explicit", False, "后端语言用 Go，我记到项目笔记里了", "后端语言用 Go", "Go"),
+    ("explicit", False, "后端语言用 Go，他写在项目笔记里", "后端语言用 Go", "Go"),
+    ("explicit", False, "后端语言用 Go，写到笔记本上", "后端语言用 Go", "Go"),
+    # 不会是/不可能是/不该是 X negates X; 不会变，是 X / 不会变就是 X does not
+    ("negated", True, "存一下：我们的数据库不可能是 MongoDB", "我们的数据库不可能是 MongoDB",
+     "MongoDB"),
+    ("negated", True, "记住，部署平台不该是 Heroku", "部署平台不该是 Heroku", "Heroku"),
+    ("negated", False, "部署目标不会变，是 Vercel", "是 Vercel", "Vercel"),
+    ("negated", False, "部署目标不会变就是 Vercel", "部署目标不会变就是 Vercel", "Vercel"),
+    # irony: novelty hyperbole (走在行业最前列了, 真是与时俱进啊) and money hyperbole
+    # (钱多得没处花); 反正 alone, 走在技术前沿 as a goal and "X 好了" alone are sincere
+    ("sarcastic", True, "以后都用 jQuery 写前端，记下来，咱们团队真是与时俱进啊",
+     "以后都用 jQuery 写前端", "jQuery"),
+    ("sarcastic", True, "记住，服务器就用小型机，反正咱们钱多得没处花", "服务器就用小型机",
+     "小型机"),
+    ("sarcastic", True, "行，以后文档都用 Word 2003 写，记住，咱们走在行业最前列了",
+     "以后文档都用 Word 2003 写", "Word 2003"),
+    ("sarcastic", False, "反正我一直用 pnpm，记一下", "反正我一直用 pnpm", "pnpm"),
+    ("sarcastic", False, "我们要走在技术前沿，以后都用 Rust，记下来", "以后都用 Rust", "Rust"),
+    ("sarcastic", False, "反正预算够，数据库就用 Oracle，记一下", "数据库就用 Oracle", "Oracle"),
+    ("sarcastic", False, "以后接口全用 gRPC 好了，记下来", "以后接口全用 gRPC 好了", "gRPC"),
+]
+
 ALL_ROWS: list[Row] = (EXPLICIT + NEGATED + OTHER_PERSON + QUESTION + HYPOTHETICAL + HEDGED
                        + SARCASTIC + TEMPORARY + RETRACTED + PASTED + UPDATE_INJECTION
                        + GROUNDED + CATEGORY_RULES + GENERALISATION + GENERALISATION4
                        + GENERALISATION5 + GENERALISATION6_EN + GENERALISATION6_ZH
                        + GENERALISATION7_EN + GENERALISATION7_ZH + GENERALISATION8_EN
-                       + GENERALISATION8_ZH + GENERALISATION9_EN + GENERALISATION9_ZH)
+                       + GENERALISATION8_ZH + GENERALISATION9_EN + GENERALISATION9_ZH
+                       + GENERALISATION10_EN + GENERALISATION10_ZH)
 
 
 def _row_id(row: Row) -> str:
@@ -1847,7 +2127,20 @@ GENERALISATION9_LATER: list[tuple[bool, tuple[str, str], str, Any]] = [
      "keto"),
     (True, ("Remember: my diet is keto.", "actually take that back"), "my diet is keto", "keto"),
 ]
-LATER = (GENERALISATION9_LATER + SCOPED_RETRACTION + GENERALISATION4_LATER + GENERALISATION5_LATER
+GENERALISATION10_LATER: list[tuple[bool, tuple[str, str], str, Any]] = [
+    # a later message saying the earlier one was typed by someone else takes it back
+    (True, ("以后叫我暗影领主！记牢！", "抱歉，刚才那条是我儿子拿我手机发的"), "以后叫我暗影领主",
+     "暗影领主"),
+    (True, ("记住我的职位是 CEO", "上一条不是我打的，别管它"), "记住我的职位是 CEO", "CEO"),
+    (True, ("记住我喜欢猫", "那句是我家猫踩键盘打的"), "记住我喜欢猫", "猫"),
+    (True, ("记住我用 Emacs", "不好意思，我室友趁我不在拿我电脑乱打的"), "记住我用 Emacs", "Emacs"),
+    (False, ("记住我用 vim", "那段代码是我同事写的，你帮我看看"), "记住我用 vim", "vim"),
+    (False, ("记住我用 vim", "刚才那条确实是我本人发的，放心"), "记住我用 vim", "vim"),
+    (False, ("记住我用 vim", "我弟抢我手机打游戏去了，烦死"), "记住我用 vim", "vim"),
+    (False, ("记住我用 vim", "那句话是我朋友说的，挺有道理吧"), "记住我用 vim", "vim"),
+]
+LATER = (GENERALISATION9_LATER + GENERALISATION10_LATER + SCOPED_RETRACTION
+         + GENERALISATION4_LATER + GENERALISATION5_LATER
          + GENERALISATION6_LATER_EN + GENERALISATION6_LATER_ZH
          + GENERALISATION7_LATER_EN + GENERALISATION7_LATER_ZH)
 
@@ -1976,15 +2269,6 @@ def test_empty_span_and_empty_text_do_not_raise() -> None:
     assert analyse("", 0, 0, "x").grounded is False
     assert analyse("Remember I use Go", 5, 5, "Go").lang == "en"
     assert analyse("Remember I use Go", 10, 3, "Go").grounded is True
-
-
-def test_typical_message_is_fast() -> None:
-    text = "Oh yeah, definitely remember that I love Notepad as my editor. Best IDE ever. /s"
-    analyse(text, 0, 10, "Notepad")                       # warm the lexicon cache
-    begin = time.process_time()                           # CPU time: robust on a busy box
-    for _ in range(200):
-        analyse(text, 20, 60, "Notepad")
-    assert (time.process_time() - begin) / 200 < 0.002
 
 
 # --------------------------------------------------------------------------- dev cases

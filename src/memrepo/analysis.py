@@ -198,7 +198,7 @@ _FAMILY_NAMES: tuple[str, ...] = (
     "hypothetical", "hedged", "sarcastic", "sarcastic_weak", "laughter", "absurd", "temporary",
     "retracted", "corrected", "kept", "agreement", "pasted_header", "pasted_report",
     "update_injection", "clause_break", "soft_break", "filler", "absurd_value", "quantifier",
-    "continuation", "self_quote",
+    "continuation", "self_quote", "text_task",
 )
 _STRUCTURAL = frozenset({"clause_break", "soft_break"})
 _ABSURD = frozenset({"absurd"})
@@ -1395,8 +1395,9 @@ def _chat_log(ctx: _Ctx, found: tuple[tuple[int, int], tuple[int, int]] | None, 
     """(other_person, []) for a value on a labelled line of a block that opens the message
     ("[Tom 09:12] note it down: mongo is our db\n[Ana 09:13] ok\ncan you summarise this
     thread?"): with no lead-in, the block is a pasted chat log when it holds labelled lines
-    by two or more names, or when text after it asks about it. A single labelled line ("me:
-    …" is no label at all) stays the speaker's own."""
+    by two or more names, or when text after it asks about it or asks for something done
+    with it ("summarise this thread", 帮我总结一下). A single labelled line ("me: …" is no
+    label at all) stays the speaker's own."""
     if found is None or found[0][1] > a:
         return [], []
     t = ctx.t
@@ -1412,7 +1413,8 @@ def _chat_log(ctx: _Ctx, found: tuple[tuple[int, int], tuple[int, int]] | None, 
     if len(names) < 2:
         if pos >= len(t) or pos <= a:
             return [], []
-        if "?" not in t[pos:] and not any(h.start >= pos for h in ctx.hits.get("question", ())):
+        if "?" not in t[pos:] and not any(h.start >= pos for fam in ("question", "text_task")
+                                          for h in ctx.hits.get(fam, ())):
             return [], []
     name = _fold_name(t[found[1][0]:found[1][1]])
     lang = "zh" if _CJK_RE.search(name) else "en"
