@@ -178,6 +178,14 @@ POSITIVES: list[tuple[str, str, str]] = [
     ("sshpass -p 'Winter2026!' ssh admin@box", "Winter2026!", "password"),
     ("curl -u admin:Adm1nPass https://api.internal/health", "Adm1nPass", "password"),
     ("pg_dump --password=Hunter2x shop", "Hunter2x", "password"),
+    # a password set with another verb, or after "will be" / "'s"
+    ("明天去银行改网银密码，新密码定成幺三五七九零", "幺三五七九零", "password"),
+    ("密码定为 Abc!2345", "Abc!2345", "password"),
+    ("密码我定成了 Qw3rty!88", "Qw3rty!88", "password"),
+    ("新密码弄成 Sun#flower88", "Sun#flower88", "password"),
+    ("the new password will be Gr33n-Lantern!42", "Gr33n-Lantern!42", "password"),
+    ("my password's butterfly", "butterfly", "password"),
+    ("my password is swordfish for the router", "swordfish", "password"),
     # a wallet's recovery phrase
     ("seed phrase: witch collapse practice feed shame open despair creek road again ice least",
      "witch collapse practice feed shame open despair creek road again ice least",
@@ -289,6 +297,14 @@ NEGATIVES: list[str] = [
     "pin the version, the new one is 4.2.1",
     "密码管理器换了，新的是 Bitwarden",
     "密码策略改了，新的是 90 天轮换一次",
+    # the copula describing the password rather than giving it
+    "the password is stronger now",
+    "the password will be emailed to you",
+    "the password is shorter than before",
+    "the password will be printed on the letter",
+    "the password is going to be changed soon",
+    "密码改为每90天更新一次",
+    "密码定成什么好呢",
     # number words, codes, cards, documents and commands that state no secret
     "I was born in nineteen ninety",
     "my pin is one of my favourite things",

@@ -503,15 +503,28 @@ _CUE_RE = re.compile(
 _STRONG_CONNECTORS = (
     re.compile(r"[ \t]*(?:=>|->|:=|[:=])(?!//)[ \t]*"),
     re.compile(
-        r"[ \t]*(?:也是|还是|就是|都是|一直是|是|为|為|即|设为|设置为|设置成|设成|改成|改为|改為"
-        r"|换成|换为|变成|变为)[ \t]*:?[ \t]*"
+        r"[ \t]*(?:也是|还是|就是|都是|一直是|是|为|為|即"
+        # a setting verb, then 成/为 ("设成", "定为", "我定成了", "弄成", "设了个")
+        r"|(?:我|我们|已经|已|刚|都)?(?:设置|设|定|改|换|变|弄|搞|调|重置|重设)(?:成|为|為|作)了?"
+        r"|(?:我|我们|已经|已|刚)?(?:设|定|改|换|弄|搞)了个)[ \t]*:?[ \t]*"
     ),
     re.compile(
-        r"(?i)[ \t]+(?:is|was|are|were|'s)"
+        r"(?i)(?:'s|[ \t]+(?:is[ \t]+going[ \t]+to[ \t]+be|(?:will|would|should)[ \t]+be"
+        r"|has[ \t]+been|is|was|are|were|'s))"
         r"(?:[ \t]+(?:now|still|currently|actually|just|literally|simply|always))?"
         r"(?:[ \t]+(?:set|changed|reset|updated)[ \t]+to)?(?:[ \t]*:[ \t]*|[ \t]+)"
     ),
 )
+#: The English copula ("is", "will be", "'s"): "the password is stronger now" and "will be
+#: emailed to you" say something about the password. A plain lower-case word after it is
+#: the password ("my password is swordfish", "… sunflower for the router") unless a word
+#: that continues a description follows it, or it is a participle with more words after it.
+_COPULA = _STRONG_CONNECTORS[2]
+_PARTICIPLE = re.compile(r"(?i)^[a-z]{2,}ed$")
+_MORE_WORDS = re.compile(r"[ \t]+[A-Za-z]")
+_DESCRIPTION_GOES_ON = re.compile(
+    r"(?i)[ \t]+(?:than|to|by|via|now|soon|again|too|enough|every|each|after|before|when|once"
+    r"|and|or)(?![A-Za-z0-9])")
 # "password for the staging db is X": a short qualifier, then a strong connector.
 _QUALIFIER = re.compile(
     r"(?i)[ \t]+(?:for|of|on|to|at)[ \t]+(?:(?:the|my|our|your|this|that)[ \t]+)?"
@@ -676,12 +689,14 @@ def _scan_words(text: str) -> Iterator[SecretFinding]:
         weak_ok = not (family == _PIN and cue_text == cue_text.lower() and lang == "en")
         attempts: list[tuple[str, re.Match[str] | None]] = []
         pos = cue.end()
-        for connector in _STRONG_CONNECTORS:
-            attempts.append(("strong", connector.match(text, pos)))
+        at = [pos]
         qualifier = _QUALIFIER.match(text, pos)
         if qualifier:
+            at.append(qualifier.end())
+        for start in at:
             for connector in _STRONG_CONNECTORS:
-                attempts.append(("strong", connector.match(text, qualifier.end())))
+                strength = "copula" if connector is _COPULA else "strong"
+                attempts.append((strength, connector.match(text, start)))
         attempts.append(("to", _TO_CONNECTOR.match(text, pos)))
         if weak_ok:
             attempts.append(("weak", _WEAK_CONNECTOR[lang].match(text, pos)))
@@ -701,6 +716,12 @@ def _first_value(text: str, attempts: Iterable[tuple[str, re.Match[str] | None]]
         if span is None:
             continue
         value = _ascii_digits(text[span[0] : span[1]])
+        if strength == "copula":
+            if not _looks_secret(value) and (
+                    _DESCRIPTION_GOES_ON.match(text, span[1])
+                    or (_PARTICIPLE.match(value) and _MORE_WORDS.match(text, span[1]))):
+                continue
+            strength = "strong"
         if _value_ok(value, family, strength):
             kind = "password" if family in (_PASSWORD, _PIN, _CODE, _CVV) else "token"
             return SecretFinding(kind, span[0], span[1], source)
