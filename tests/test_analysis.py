@@ -1815,13 +1815,220 @@ GENERALISATION10_ZH: list[Row] = [
     ("sarcastic", False, "以后接口全用 gRPC 好了，记下来", "以后接口全用 gRPC 好了", "gRPC"),
 ]
 
+# The eleventh held-out batch's fixes.
+GENERALISATION11_EN: list[Row] = [
+    # A. a keeping verb whose object points back at the fact before it, with an optional head
+    # noun, place, lasting adverb and scope (one grammar); not after a subject, not a question
+    # about the past, not a physical object
+    ("explicit", True, "I take my coffee black. Please hold onto that for good.",
+     "I take my coffee black", "black"),
+    ("explicit", True, "The launch date is 2026-09-01, pin that date for me please.",
+     "The launch date is 2026-09-01", "2026-09-01"),
+    ("explicit", True, "My locker number is 42 — bank that one, permanently.",
+     "My locker number is 42", "42"),
+    ("explicit", True, "Our staging branch is release/next. Commit that branch name to memory.",
+     "Our staging branch is release/next", "release/next"),
+    ("explicit", True, "i use yarn berry. stash that in your notes pls", "i use yarn berry",
+     "yarn berry"),
+    ("explicit", True, "The repo uses Python 3.12. Keep that detail in mind for the backend "
+     "project.", "The repo uses Python 3.12", "Python 3.12"),
+    ("explicit", True, "I go by Sam. Make a note of that for future chats.", "I go by Sam", "Sam"),
+    ("explicit", True, "My exam is on 2026-06-12 — keep that date forever, I'll need it.",
+     "My exam is on 2026-06-12", "2026-06-12"),
+    ("explicit", True, "I prefer metric units. Save that as a standing preference.",
+     "I prefer metric units", "metric"),
+    ("explicit", True, "I prefer tea. Write that down permanently.", "I prefer tea", "tea"),
+    ("explicit", True, "I use pnpm. I need you to keep that in mind.", "I use pnpm", "pnpm"),
+    ("explicit", True, "Hang on to these for the shop site from now on: we ship from Leeds.",
+     "we ship from Leeds", "Leeds"),
+    ("question", False, "I'm in Europe/Berlin. Could you retain that across chats?",
+     "I'm in Europe/Berlin", "Europe/Berlin"),
+    ("explicit", True, "Our sprint ends 2026-02-13. Can you lock that in for the billing "
+     "project, for good?", "Our sprint ends 2026-02-13", "2026-02-13"),
+    ("question", False, "Our sprint ends 2026-02-13. Can you lock that in for the billing "
+     "project, for good?", "Our sprint ends 2026-02-13", "2026-02-13"),
+    ("explicit", False, "The deadline is 2026-05-01. I'll keep that date in mind.",
+     "The deadline is 2026-05-01", "2026-05-01"),
+    ("explicit", False, "I use pnpm. We'll need to store that permanently.", "I use pnpm", "pnpm"),
+    ("explicit", False, "We store it in S3 for 30 days.", "We store it in S3", "S3"),
+    ("explicit", False, "I use pnpm — they keep track of it in Jira.", "I use pnpm", "pnpm"),
+    ("explicit", False, "Did you save that? My editor is Vim.", "My editor is Vim", "Vim"),
+    ("explicit", False, "I use pnpm. Did you note that down?", "I use pnpm", "pnpm"),
+    ("explicit", False, "I paid with my Visa. Keep that receipt permanently.",
+     "I paid with my Visa", "Visa"),
+    ("explicit", False, "Save that file to the desktop, it's the Postgres dump.",
+     "it's the Postgres dump", "Postgres"),
+    ("explicit", False, "Save it as a PDF: my name is Ana.", "my name is Ana", "Ana"),
+    ("explicit", False, "Hang on to the railing, the stairs are wet near the Aldi.",
+     "the stairs are wet near the Aldi", "Aldi"),
+    ("explicit", False, "Hold on to that for a second, I use Arch.", "I use Arch", "Arch"),
+    ("explicit", False, "Keep that date free, I might fly to Oslo.", "I might fly to Oslo", "Oslo"),
+    ("explicit", False, "I use pnpm. Keep it down, the baby is asleep.", "I use pnpm", "pnpm"),
+    ("explicit", False, "Keep it to short answers, I read on my phone.", "Keep it to short answers",
+     "short answers"),
+    ("explicit", False, "Pin that message to the top, we use pnpm.", "we use pnpm", "pnpm"),
+    # a declaration that the fact before it lasts: "that's a permanent preference"
+    ("explicit", True, "I work in Lisbon time. That's a standing setting, btw.",
+     "I work in Lisbon time", "Lisbon"),
+    ("explicit", True, "I indent with tabs; it's a permanent preference of mine.",
+     "I indent with tabs", "tabs"),
+    ("explicit", False, "That's a permanent marker, use the blue one.", "use the blue one", "blue"),
+    ("explicit", False, "That's the default setting in VS Code.",
+     "That's the default setting in VS Code", "VS Code"),
+    ("explicit", False, "Is that a permanent setting? I use dark mode.", "I use dark mode",
+     "dark mode"),
+    # B. "save as my <memory-like key>" before a colon or the value
+    ("explicit", True, "Save as my default editor: Helix", "Save as my default editor: Helix",
+     "Helix"),
+    ("explicit", True, "pls store as my timezone: Asia/Tokyo",
+     "pls store as my timezone: Asia/Tokyo", "Asia/Tokyo"),
+    ("explicit", True, "Note as my current project the billing rewrite.",
+     "Note as my current project the billing rewrite", "the billing rewrite"),
+    ("explicit", False, "Click Save As, my resume is in Documents.", "my resume is in Documents",
+     "Documents"),
+    ("explicit", False, "Save as my_notes.txt in Dropbox.", "Save as my_notes.txt in Dropbox",
+     "Dropbox"),
+    ("explicit", False, "Save as my documents folder, then open Word.",
+     "Save as my documents folder, then open Word", "Word"),
+    # C. lead-in frames: "… about me", a scope "for the storefront (project)"; make that a note
+    ("explicit", True, "Standing facts about me:\n- I use Emacs", "- I use Emacs", "Emacs"),
+    ("explicit", True, "Things for you to keep about me:\n- I'm vegan", "- I'm vegan", "vegan"),
+    ("explicit", True, "Permanent rule for the blog repo: use British spelling",
+     "use British spelling", "British spelling"),
+    ("explicit", True, "Lasting note for my thesis project — cite with APA", "cite with APA",
+     "APA"),
+    ("explicit", True, "Yes. Make that a permanent note for the API: we version with dates.",
+     "we version with dates", "dates"),
+    ("explicit", False, "Permanent marker for the whiteboard: black.", "black", "black"),
+    ("explicit", False, "Standing desk for the office: the Ikea one.", "the Ikea one", "Ikea"),
+    ("explicit", False, "Notes for the meeting: we use Zoom.", "we use Zoom", "Zoom"),
+    ("explicit", False, "Make that a note on the invoice: paid by Visa.", "paid by Visa", "Visa"),
+    # D. "I (always) forget it" has a subject: no "forget it" (never mind)
+    ("retracted", False, "Remember my locker code is 4411, we always forget it.",
+     "Remember my locker code is 4411", "4411"),
+    ("retracted", False, "Note my gate code is 1234, I forget that constantly.",
+     "Note my gate code is 1234", "1234"),
+    ("retracted", True, "Remember I use Zed. Forget it.", "Remember I use Zed", "Zed"),
+    ("retracted", True, "remember I use yarn. oh forget it, use npm", "remember I use yarn",
+     "yarn"),
+    ("retracted", True, "Remember my editor is Kate. nah forget it", "Remember my editor is Kate",
+     "Kate"),
+    ("retracted", True, "Remember I use Zed. You know what, forget it.", "Remember I use Zed",
+     "Zed"),
+    # E. a short deadpan reaction sentence after an exaggerated or absurd choice
+    ("sarcastic", True, "Remember I'm on a cabbage-only diet, breakfast, lunch and dinner. "
+     "My family will love that.", "Remember I'm on a cabbage-only diet", "cabbage-only"),
+    ("sarcastic", True, "Remember I eat porridge for every meal. The kids are going to love it.",
+     "Remember I eat porridge", "porridge"),
+    ("sarcastic", True, "Remember our database is Excel. The team will be thrilled.",
+     "Remember our database is Excel", "Excel"),
+    ("sarcastic", False, "Remember our database is Excel.", "Remember our database is Excel",
+     "Excel"),
+    ("sarcastic", False, "We booked the zoo for Saturday, remember that. The kids will be "
+     "thrilled.", "We booked the zoo for Saturday", "zoo"),
+    ("sarcastic", False, "Remember my diet is kale. The kids love kale.",
+     "Remember my diet is kale", "kale"),
+    ("sarcastic", False, "Remember I eat kale. My doctor is happy with it.", "Remember I eat kale",
+     "kale"),
+    ("sarcastic", False, "Remember I eat kale morning, noon and night. The kids will be thrilled "
+     "to hear we're going to the zoo.", "Remember I eat kale", "kale"),
+    ("sarcastic", False, "Remember I drink coffee morning, noon and night, I love it.",
+     "Remember I drink coffee", "coffee"),
+    ("sarcastic", False, "Remember I drink water with every meal. My dentist will be delighted.",
+     "Remember I drink water", "water"),
+]
+
+GENERALISATION11_ZH: list[Row] = [
+    # a keeping verb whose object points back at the fact before it: anaphor (+ noun) + 你/请/帮我
+    # + 长久/一直 + 存/保存/录/收/记/挂/登记/留 + 起来/进去/着/成…/为…/到<place>; or 把 + anaphor +
+    # 当成/作为/存成 + a lasting thing (固定前提, 默认值, 常识, 我的X). Not after another subject,
+    # not done (了), not a file, photo or money
+    ("explicit", True, "我的生日是 3 月 5 日，这个你永久保存", "我的生日是 3 月 5 日", "3 月 5 日"),
+    ("explicit", True, "我叫阿杰，这个名字你牢牢记下来", "我叫阿杰", "阿杰"),
+    ("explicit", True, "我是左撇子，这点请帮我录进去", "我是左撇子", "左撇子"),
+    ("explicit", True, "我用 Neovim，把它存为我的默认编辑器", "我用 Neovim", "Neovim"),
+    ("explicit", True, "包管理器用 pnpm，这个记成项目的约定", "包管理器用 pnpm", "pnpm"),
+    ("explicit", True, "分支用 main，把这个当成固定规矩", "分支用 main", "main"),
+    ("explicit", True, "我喜欢简短回复，这条记为我的偏好", "我喜欢简短回复", "简短回复"),
+    ("explicit", True, "测试用 vitest，这个当作团队常识登记进去", "测试用 vitest", "vitest"),
+    ("explicit", True, "截止日期是 2026-12-01，这个日子替我挂到你的备忘录里",
+     "截止日期是 2026-12-01", "2026-12-01"),
+    ("explicit", False, "我把这个存起来了，我用 vim", "我用 vim", "vim"),
+    ("explicit", False, "他把它录进去了，我用 vim", "我用 vim", "vim"),
+    ("explicit", False, "把它存成我的默认值了，我用 vim", "我用 vim", "vim"),
+    ("explicit", False, "这个我一直记着，我用 vim", "我用 vim", "vim"),
+    ("explicit", False, "把这个文件存起来，我用 pnpm", "我用 pnpm", "pnpm"),
+    ("explicit", False, "把这张照片保存一下，我的时区是 UTC", "我的时区是 UTC", "UTC"),
+    ("explicit", False, "这笔钱存起来，我用 pnpm", "我用 pnpm", "pnpm"),
+    ("explicit", False, "把它存成 pdf，我用 pnpm", "我用 pnpm", "pnpm"),
+    ("explicit", False, "这个收起来，我用 pnpm", "我用 pnpm", "pnpm"),
+    ("explicit", False, "把这个当成笑话听，我用 pnpm", "我用 pnpm", "pnpm"),
+    ("explicit", False, "不要把这个当成默认值，我用 pnpm", "我用 pnpm", "pnpm"),
+    # 当前 in 我当前的任务 names the key; a when-clause 以后提醒我…的时候 is no reminder request
+    ("temporary", False, "我最要紧的事是写年报，把它存成我当前的任务", "我最要紧的事是写年报",
+     "写年报"),
+    ("temporary", False, "你以后提醒我开会的时候要知道，我最要紧的事是写年报，把它存成我当前的任务",
+     "我最要紧的事是写年报", "写年报"),
+    ("temporary", True, "明天提醒我写年报，记住", "明天提醒我写年报", "写年报"),
+    # memory places as a class: 你对我的了解/印象, 你的备忘(录), 项目档案/记忆/笔记, 记忆里
+    ("explicit", True, "我用 Go，存到项目记忆里", "我用 Go", "Go"),
+    ("explicit", True, "我喜欢简短回复，写进你对我的印象里", "我喜欢简短回复", "简短回复"),
+    ("explicit", True, "部署在 Vercel，在项目笔记里记一笔", "部署在 Vercel", "Vercel"),
+    ("explicit", True, "数据库选 Postgres，往团队档案里登记一下", "数据库选 Postgres", "Postgres"),
+    ("explicit", True, "测试用 vitest，add 到项目记忆里 thanks", "测试用 vitest", "vitest"),
+    ("explicit", False, "把这个文件存到项目档案里，我用 pnpm", "我用 pnpm", "pnpm"),
+    ("explicit", False, "我已经记到项目笔记里了，我用 pnpm", "我用 pnpm", "pnpm"),
+    ("explicit", False, "他们记到项目档案里了，我用 pnpm", "我用 pnpm", "pnpm"),
+    # a count + keep verb before a colon heads a list
+    ("explicit", True, "这几点请长期保存：\n- 我用 pnpm", "我用 pnpm", "pnpm"),
+    ("explicit", True, "三件事替我永久存着：\n- 时区 UTC+8", "时区 UTC+8", "UTC+8"),
+    ("explicit", False, "几件事你帮我办一下：\n- 我用 pnpm", "我用 pnpm", "pnpm"),
+    # 固定下来 / 就固定住 as a clause of its own
+    ("explicit", True, "我用 tabs，就固定住", "我用 tabs", "tabs"),
+    ("explicit", True, "周末不看工作消息，这个时段固定下来", "周末不看工作消息", "周末"),
+    ("explicit", False, "把书架固定下来，我用 pnpm", "我用 pnpm", "pnpm"),
+    ("explicit", False, "固定下来之后再刷漆，我用 pnpm", "我用 pnpm", "pnpm"),
+    # purpose clauses in a later frame: 你给我推荐菜谱的时候…, 以后别再问我了
+    ("explicit", True, "我吃全素。往后你给我推荐菜谱的时候记着这个", "我吃全素", "全素"),
+    ("explicit", True, "接口风格用 REST。记住，以后别再问我了", "接口风格用 REST", "REST"),
+    ("explicit", False, "我吃全素。往后你给我推荐菜谱的时候多放豆腐", "我吃全素", "全素"),
+    ("explicit", False, "我用 vim，以后别再问我借电脑了", "我用 vim", "vim"),
+    ("explicit", False, "我用 vim，省得每次都问", "我用 vim", "vim"),
+    # voice input: a pause after a question particle ends the question; 别…什么 is dismissive
+    ("question", False, "小爱同学 你几点下班来着 以后叫我阿强就行 记住", "以后叫我阿强就行",
+     "阿强"),
+    ("question", False, "在吗 以后回复我都用英文", "以后回复我都用英文", "英文"),
+    ("question", True, "以后回复我都用英文吗 我想想", "以后回复我都用英文吗", "英文"),
+    ("question", True, "你叫什么来着，以后叫我阿强就行", "以后叫我阿强就行", "阿强"),
+    ("question", False, "记住我用 vim，别搞什么花里胡哨的", "记住我用 vim", "vim"),
+    ("question", False, "以后叫我小王，不用加什么先生", "以后叫我小王", "小王"),
+    ("question", True, "以后叫我小王，你平时都叫别人什么", "以后叫我小王", "小王"),
+    # ironic praise of the choice itself: 多么/何等/好一个 + praise + 的 + 方案/架构/流程
+    ("sarcastic", True, "部署靠 FTP 手动传，何等先进的流程", "部署靠 FTP 手动传", "FTP"),
+    ("sarcastic", True, "测试全靠手点，好一个高效的方案，记住", "测试全靠手点", "手点"),
+    ("sarcastic", True, "数据库就用 Excel，真专业的选择", "数据库就用 Excel", "Excel"),
+    ("sarcastic", False, "数据库用 Postgres，真是专业的选择", "数据库用 Postgres", "Postgres"),
+    ("sarcastic", False, "不管多么先进的架构都会过时，记住我用 Go", "记住我用 Go", "Go"),
+    ("sarcastic", False, "这是一个多么专业的团队，记住我用 Go", "记住我用 Go", "Go"),
+    # one order / batch / trip / show / issue bounds the instruction like 这次
+    ("temporary", True, "这批货发欧洲，单位都用公制，记住", "单位都用公制", "公制"),
+    ("temporary", True, "这趟出差回复都用英文，记住", "这趟出差回复都用英文", "英文"),
+    ("temporary", True, "这期周报用英文写，记住", "这期周报用英文写", "英文"),
+    ("temporary", False, "这一条你长期照办：回复用英文", "回复用英文", "英文"),
+    ("temporary", False, "这一点很重要，记住我用 vim", "记住我用 vim", "vim"),
+    ("temporary", False, "从这一期起周报都用英文，记住", "从这一期起周报都用英文", "英文"),
+    ("temporary", False, "这场景下都用 Redis，记住", "这场景下都用 Redis", "Redis"),
+    ("temporary", False, "这单词我老拼错，记住我用 vim", "记住我用 vim", "vim"),
+]
+
 ALL_ROWS: list[Row] = (EXPLICIT + NEGATED + OTHER_PERSON + QUESTION + HYPOTHETICAL + HEDGED
                        + SARCASTIC + TEMPORARY + RETRACTED + PASTED + UPDATE_INJECTION
                        + GROUNDED + CATEGORY_RULES + GENERALISATION + GENERALISATION4
                        + GENERALISATION5 + GENERALISATION6_EN + GENERALISATION6_ZH
                        + GENERALISATION7_EN + GENERALISATION7_ZH + GENERALISATION8_EN
                        + GENERALISATION8_ZH + GENERALISATION9_EN + GENERALISATION9_ZH
-                       + GENERALISATION10_EN + GENERALISATION10_ZH)
+                       + GENERALISATION10_EN + GENERALISATION10_ZH
+                       + GENERALISATION11_EN + GENERALISATION11_ZH)
 
 
 def _row_id(row: Row) -> str:
