@@ -2019,6 +2019,17 @@ GENERALISATION11_ZH: list[Row] = [
     ("temporary", False, "从这一期起周报都用英文，记住", "从这一期起周报都用英文", "英文"),
     ("temporary", False, "这场景下都用 Redis，记住", "这场景下都用 Redis", "Redis"),
     ("temporary", False, "这单词我老拼错，记住我用 vim", "记住我用 vim", "vim"),
+    # a retraction naming one of two facts whose names share single characters takes back
+    # the one it names (编辑器 and 包管理器 share 器, 回复风格 and 回复语言 share 回复)
+    ("retracted", False, "记一下：包管理器用 pnpm，编辑器用 Zed。编辑器那个算了",
+     "包管理器用 pnpm", "pnpm"),
+    ("retracted", True, "记一下：包管理器用 pnpm，编辑器用 Zed。编辑器那个算了",
+     "编辑器用 Zed", "Zed"),
+    ("retracted", False, "记一下：回复语言用中文，回复风格要简短。回复风格那条删掉",
+     "回复语言用中文", "中文"),
+    ("retracted", True, "记一下：回复语言用中文，回复风格要简短。回复风格那条删掉",
+     "回复风格要简短", "简短"),
+    ("retracted", True, "记一下：我喝美式，编辑器用 Zed。喝的那个算了", "我喝美式", "美式"),
 ]
 
 ALL_ROWS: list[Row] = (EXPLICIT + NEGATED + OTHER_PERSON + QUESTION + HYPOTHETICAL + HEDGED

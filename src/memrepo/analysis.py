@@ -1725,9 +1725,15 @@ def _retraction_applies(lex: _Lexicon, family: str, *, value_in_region: bool,
     if named.points_back and not named.value_named and not named.words & target.value.chars:
         return False                    # "她还让我喝枸杞茶，这个就不用记了" is about the tea
     if named.words:
-        if named.value_named or named.words & target.value.chars or \
-                _shares_stem(named.words, target.value.chars):
+        if named.value_named or _shares_stem(named.words, target.value.chars):
             return True
+        if named.words & target.value.chars:
+            # Sharing single characters is enough unless the name's words (bigrams, Latin)
+            # are another clause's and not the value's: "包管理器用 pnpm，编辑器用 Zed。编辑器
+            # 那个算了" names the editor, though both end in 器.
+            pairs = _tokens(lex, named.text, [(0, len(named.text))])
+            return bool(pairs & target.value.tokens) or \
+                not pairs & (target.elsewhere.tokens | also.tokens)
         if named.words & (target.elsewhere.chars | also.chars) or \
                 _shares_stem(named.words, target.elsewhere.chars | also.chars):
             return False
