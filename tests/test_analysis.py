@@ -2032,6 +2032,13 @@ GENERALISATION11_ZH: list[Row] = [
     ("retracted", True, "记一下：我喝美式，编辑器用 Zed。喝的那个算了", "我喝美式", "美式"),
 ]
 
+# The twelfth held-out batch's fixes (a batch of traps).
+GENERALISATION12_EN: list[Row] = [
+]
+
+GENERALISATION12_ZH: list[Row] = [
+]
+
 ALL_ROWS: list[Row] = (EXPLICIT + NEGATED + OTHER_PERSON + QUESTION + HYPOTHETICAL + HEDGED
                        + SARCASTIC + TEMPORARY + RETRACTED + PASTED + UPDATE_INJECTION
                        + GROUNDED + CATEGORY_RULES + GENERALISATION + GENERALISATION4
@@ -2039,7 +2046,8 @@ ALL_ROWS: list[Row] = (EXPLICIT + NEGATED + OTHER_PERSON + QUESTION + HYPOTHETIC
                        + GENERALISATION7_EN + GENERALISATION7_ZH + GENERALISATION8_EN
                        + GENERALISATION8_ZH + GENERALISATION9_EN + GENERALISATION9_ZH
                        + GENERALISATION10_EN + GENERALISATION10_ZH
-                       + GENERALISATION11_EN + GENERALISATION11_ZH)
+                       + GENERALISATION11_EN + GENERALISATION11_ZH
+                       + GENERALISATION12_EN + GENERALISATION12_ZH)
 
 
 def _row_id(row: Row) -> str:
@@ -2369,6 +2377,31 @@ def test_later_retraction_takes_back_what_it_names(
     expected, (first, later), quote, value = case
     conversation = [msg("m1", first), msg("m2", later, minute=1)]
     assert run_conv(conversation, "m1", quote, value).retracted is expected
+
+
+IRONY_LATER: list[tuple[bool, tuple[str, str, str], str, Any]] = [
+    # (expected sarcastic, (evidence, assistant reply, the author's next message), quote, value)
+    (True, ("Remember that my usual drink is a triple espresso at 11pm.",
+            "Got it, saved as your usual drink.",
+            "Oh absolutely, nothing beats espresso at midnight. 🙄"),
+     "my usual drink is a triple espresso", "triple espresso"),
+    (True, ("记住，生产库就用 SQLite 单文件。", "好的，已记下。", "呵呵。"),
+     "生产库就用 SQLite 单文件", "SQLite"),
+    (False, ("Remember that my usual drink is a flat white.", "Got it.",
+             "Thanks! Now, can you help me plan the week?"),
+     "my usual drink is a flat white", "flat white"),
+    (False, ("记住，生产库就用 PostgreSQL。", "好的，已记下。", "谢谢，接下来帮我写迁移脚本。"),
+     "生产库就用 PostgreSQL", "PostgreSQL"),
+]
+
+
+@pytest.mark.parametrize("case", IRONY_LATER, ids=[f"irony{i}" for i in range(len(IRONY_LATER))])
+def test_irony_in_the_authors_next_message(
+        case: tuple[bool, tuple[str, str, str], str, Any]) -> None:
+    expected, (first, reply, later), quote, value = case
+    conversation = [msg("m1", first), msg("a1", reply, role="assistant", minute=1),
+                    msg("m2", later, minute=2)]
+    assert run_conv(conversation, "m1", quote, value).sarcastic is expected
 
 
 PASTE_CONV: list[tuple[bool, list[tuple[str, str, str, str]], str, str, Any]] = [

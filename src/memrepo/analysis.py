@@ -1800,6 +1800,15 @@ def _retraction_in_message(ctx: _Ctx, sent: _Sentence, seg: tuple[int, int], thr
     return found
 
 
+def _irony_later(lex: _Lexicon, mt: str, absurd: bool) -> list[str]:
+    """Irony markers in the author's next message (folded text ``mt``): it reacts to what
+    they just asked to be kept, so its irony is about that, as a later sentence of the same
+    message would be. Weak markers count only next to an absurd choice, as they do there."""
+    families = frozenset({"sarcastic", "sarcastic_weak"} if absurd else {"sarcastic"})
+    found = _scan(lex, mt, only=families)
+    return [f"{h.tag} (next message)" for fam in sorted(families) for h in found.get(fam, ())]
+
+
 def _retraction_later(lex: _Lexicon, mt: str, leaves: Sequence[_Leaf], target: _Target,
                       between: Sequence[str]) -> list[str]:
     """Retractions in a later message of the same author (folded text ``mt``); messages
@@ -2084,6 +2093,10 @@ def analyse(
             if same:
                 if target is None:
                     target = _Target(lex, t, anchor_segs, _outside(len(t), anchor_segs))
+                    # The author's next message may be the punchline: "Oh absolutely,
+                    # nothing says healthy sleep like espresso at midnight 🙄" after the
+                    # assistant's "Got it".
+                    cues["sarcastic"].extend(_irony_later(lex, mt, absurd))
                 cues["retracted"].extend(_retraction_later(lex, mt, leaves, target, between))
             between.append(mt)
         untrusted = [m for m in before if _attr(m, "role") in _UNTRUSTED_ROLES
