@@ -2034,9 +2034,148 @@ GENERALISATION11_ZH: list[Row] = [
 
 # The twelfth held-out batch's fixes (a batch of traps).
 GENERALISATION12_EN: list[Row] = [
+    # A. deadpan praise fragment capped by truly/obviously after the claim; uncapped praise
+    # or praise with a verb stays sincere
+    ("sarcastic", True, "Remember that prod runs on my old laptop. Battle-tested, truly.",
+     "Remember that prod runs on my old laptop", "my old laptop"),
+    ("sarcastic", True, "Remember that backups go to a USB stick. Rock solid, obviously.",
+     "Remember that backups go to a USB stick", "USB stick"),
+    ("sarcastic", False, "Remember that we deploy to Fly.io. Rock solid.",
+     "Remember that we deploy to Fly.io", "Fly.io"),
+    ("sarcastic", False, "Remember that we deploy to Fly.io. It has been rock solid, truly.",
+     "Remember that we deploy to Fly.io", "Fly.io"),
+    # B. self-mocking hyperbole about free time; a plain statement of free time is sincere
+    ("sarcastic", True, "Save this: send me every log line, as I obviously have nothing "
+     "better to do.", "send me every log line", "every log line"),
+    ("sarcastic", False, "Remember I have nothing else to do on Fridays, so book calls then.",
+     "Remember I have nothing else to do on Fridays", "Fridays"),
+    # C. mock enthusiasm about a loss; giving up a vice is sincere
+    ("sarcastic", True, "Remember my laptop is a Chromebook now. I can't wait to lose my "
+     "terminal.", "Remember my laptop is a Chromebook now", "Chromebook"),
+    ("sarcastic", True, "Oh boy, oh boy, remember that our CI is Jenkins.",
+     "remember that our CI is Jenkins", "Jenkins"),
+    ("sarcastic", False, "Remember I'm going vegan from now on. I can't wait to give up meat!",
+     "Remember I'm going vegan from now on", "vegan"),
+    # D. "because that worked so well (last time)"; unintensified it is a sincere reason
+    ("sarcastic", True, "Note that we release on Fridays, since it went so well the last "
+     "time.", "Note that we release on Fridays", "Fridays"),
+    ("sarcastic", False, "Remember that we deploy to Render because that worked well last "
+     "time.", "Remember that we deploy to Render", "Render"),
+    # E. intensified bare third-party delight is strong; plain or with a complement it is not
+    ("sarcastic", True, "Always write my emails in Morse code. The team will be so thrilled.",
+     "Always write my emails in Morse code", "Morse code"),
+    ("sarcastic", False, "From now on reply in German. My clients will be delighted.",
+     "From now on reply in German", "German"),
+    ("sarcastic", False, "From now on reply in German. My clients will be absolutely "
+     "delighted to read it.", "From now on reply in German", "German"),
+    # F. a one-occasion scope bounds even "always"; frequency words never cancel a
+    # temporary cue, a lasting word still does
+    ("temporary", True, "For tomorrow's demo, always use the staging database.",
+     "always use the staging database", "staging database"),
+    ("temporary", True, "Just for today, always answer in French.",
+     "always answer in French", "French"),
+    ("temporary", False, "For now use npm, but from now on always use pnpm.",
+     "from now on always use pnpm", "pnpm"),
+    ("temporary", False, "For client calls, always reply in German.",
+     "always reply in German", "German"),
+    # G. negation after the value: across an aside between commas, or through a relative
+    # clause; a contrast after a comma leaves the value alone
+    ("negated", True, "Remember that Emacs is, to be clear, not my editor.",
+     "Remember that Emacs is, to be clear, not my editor", "Emacs"),
+    ("negated", True, "Remember that Java is a language we don't use.",
+     "Remember that Java is a language we don't use", "Java"),
+    ("negated", False, "Remember that Vim is mine, not Emacs.", "Remember that Vim is mine",
+     "Vim"),
+    ("negated", False, "Remember that Go is the language we use, never Java.",
+     "Remember that Go is the language we use", "Go"),
+    # H. recall: "heads up" lead-in, a lasting word in a trailing frame, a denied slip
+    ("explicit", True, "Heads-up for your notes: I'm left-handed.",
+     "I'm left-handed", "left-handed"),
+    ("explicit", True, "I take my tea without sugar — remember that forever.",
+     "I take my tea without sugar", "without sugar"),
+    ("explicit", False, "I take my tea without sugar — just for now.",
+     "I take my tea without sugar", "without sugar"),
+    ("retracted", False, "Remember that my username is xX_dan_Xx, and no, that's not a "
+     "mistake.", "Remember that my username is xX_dan_Xx", "xX_dan_Xx"),
+    ("retracted", True, "Remember that my username is dann. Sorry, typo: dan.",
+     "Remember that my username is dann", "dann"),
 ]
 
 GENERALISATION12_ZH: list[Row] = [
+    # irony after the instruction: wishing the old failure again "for the fun of it"
+    ("sarcastic", True, "记住，生产库就用 SQLite。上次就是这么搞崩的，咱们再崩一次图个热闹",
+     "生产库就用 SQLite", "SQLite"),
+    ("sarcastic", False, "记住，周末去庙会。去年没去成，今年再去一次图个热闹", "周末去庙会",
+     "庙会"),
+    # ironic hyperbole of everyone's ability, after 反正/毕竟
+    ("sarcastic", True, "记住，以后回复全用古文。反正我们组人人都是状元，读起来毫不费力",
+     "以后回复全用古文", "古文"),
+    ("sarcastic", False, "记住，文档写正式一点。我们组个个都是博士，看得懂", "文档写正式一点",
+     "正式"),
+    ("sarcastic", False, "记住，以后回复用英文。反正我们组个个都是新人，写简单点", "以后回复用英文",
+     "英文"),
+    # a third party's predicted gratitude, said as the end of a clause
+    ("sarcastic", True, "记一下，账本就存在 Redis 里，到时候审计一定会很感谢我们的",
+     "账本就存在 Redis 里", "Redis"),
+    ("sarcastic", False, "记一下，数据库用 Postgres。财务一定会很感谢我们的配合",
+     "数据库用 Postgres",
+     "Postgres"),
+    ("sarcastic", False, "记一下，数据库用 Postgres，以后运维一定会感谢这个决定",
+     "数据库用 Postgres",
+     "Postgres"),
+    # the speaker says it was a complaint
+    ("sarcastic", True, "记一下，上线流程就是周五晚上手动发。我是在吐槽我们组",
+     "上线流程就是周五晚上手动发",
+     "周五晚上手动发"),
+    ("sarcastic", False, "记住我用 vim。我在吐槽公司的网太卡", "记住我用 vim", "vim"),
+    # internet irony: <a professional> 看了直呼内行 / 看了都说好 / 看了会流泪
+    ("sarcastic", True, "记住我的早饭就是辣条配奶茶，医生看了都说好", "我的早饭就是辣条配奶茶",
+     "辣条配奶茶"),
+    ("sarcastic", True, "记住我以后写代码全靠复制粘贴，架构师看了会流泪",
+     "我以后写代码全靠复制粘贴",
+     "复制粘贴"),
+    ("sarcastic", True, "部署全靠手动拷文件，记住。运维看了直呼内行", "部署全靠手动拷文件",
+     "手动拷文件"),
+    ("sarcastic", False, "记住我喜欢看《寻梦环游记》，我看了会流泪", "我喜欢看《寻梦环游记》",
+     "寻梦环游记"),
+    ("sarcastic", False, "记住我的饮食是地中海饮食，营养师看了说可以", "我的饮食是地中海饮食",
+     "地中海饮食"),
+    # one ticket / task only
+    ("temporary", True, "只针对这个需求，接口前缀用 /v2-beta，记一下", "接口前缀用 /v2-beta",
+     "/v2-beta"),
+    ("temporary", True, "分支用 fix/login，记一下，别的任务别用这个", "分支用 fix/login",
+     "fix/login"),
+    ("temporary", False, "只在这个项目里用 pnpm，记住", "只在这个项目里用 pnpm", "pnpm"),
+    ("temporary", False, "这个工单系统以后都用 Jira，记住", "这个工单系统以后都用 Jira", "Jira"),
+    # a period ending at an event bounds 一直
+    ("temporary", True, "项目忙完之前，我一直点外卖，帮我记着", "我一直点外卖", "外卖"),
+    ("temporary", False, "考完试以后我一直喝无糖绿茶，你帮我记着点", "我一直喝无糖绿茶",
+     "无糖绿茶"),
+    ("temporary", False, "每次提交代码之前都跑一遍 lint，记住", "每次提交代码之前都跑一遍 lint",
+     "lint"),
+    # value as topic, then subject + 这辈子都/永远 + 不(会) + verb
+    ("negated", True, "记住：tabs 我这辈子都不会碰", "tabs 我这辈子都不会碰", "tabs"),
+    ("negated", True, "记住：Java 我们组永远不用", "Java 我们组永远不用", "Java"),
+    ("negated", False, "记住：tabs 我一直在用", "tabs 我一直在用", "tabs"),
+    ("negated", False, "记住：tabs 我这辈子都离不开", "tabs 我这辈子都离不开", "tabs"),
+    ("negated", False, "记住：tabs 我这辈子都不换", "tabs 我这辈子都不换", "tabs"),
+    # 说正事/言归正传 ends the story before it: nothing spreads across it
+    ("other_person", False, "我们老板今天又把打印机卡纸了😂 说正事：以后回复用繁体中文，记住哦",
+     "以后回复用繁体中文", "繁体中文"),
+    ("other_person", True, "哈哈我们老板又迟到了。言归正传：我老板以后也用繁体中文，记住",
+     "我老板以后也用繁体中文", "繁体中文"),
+    # 所有时间 is not 有时
+    ("hedged", False, "以后所有时间都按 America/Vancouver 来算，给我记下来",
+     "以后所有时间都按 America/Vancouver 来算", "America/Vancouver"),
+    ("hedged", True, "以后有时候按东八区来算，记下来", "以后有时候按东八区来算", "东八区"),
+    # 请存进去 / 写进项目备忘 pointing back; a counted header 记两个：
+    ("explicit", True, "我的职位是产品经理。请存进去", "我的职位是产品经理", "产品经理"),
+    ("explicit", False, "我的职位是产品经理。我已经存进去了", "我的职位是产品经理", "产品经理"),
+    ("explicit", True, "这个项目上 Fly.io。你把这个写进项目备忘", "这个项目上 Fly.io", "Fly.io"),
+    ("explicit", False, "这个项目上 Fly.io。我把这个写进项目备忘了", "这个项目上 Fly.io", "Fly.io"),
+    ("explicit", False, "这个项目上 Fly.io。你把这个写进邮件里", "这个项目上 Fly.io", "Fly.io"),
+    ("explicit", True, "记两个：饮品是冰美式，饮食是素食", "饮品是冰美式", "冰美式"),
+    ("explicit", False, "我今天只记两个单词，饮品是冰美式", "饮品是冰美式", "冰美式"),
 ]
 
 ALL_ROWS: list[Row] = (EXPLICIT + NEGATED + OTHER_PERSON + QUESTION + HYPOTHETICAL + HEDGED
@@ -2365,7 +2504,27 @@ GENERALISATION10_LATER: list[tuple[bool, tuple[str, str], str, Any]] = [
     (False, ("记住我用 vim", "我弟抢我手机打游戏去了，烦死"), "记住我用 vim", "vim"),
     (False, ("记住我用 vim", "那句话是我朋友说的，挺有道理吧"), "记住我用 vim", "vim"),
 ]
-LATER = (GENERALISATION9_LATER + GENERALISATION10_LATER + SCOPED_RETRACTION
+GENERALISATION12_LATER: list[tuple[bool, tuple[str, str], str, Any]] = [
+    # a demonstrative cue takes back the kind it names inside it ("那个日期作废了")
+    (True, ("请记住：支付改造的截止日期是 2026-11-20。", "那个日期作废了，别留着"),
+     "支付改造的截止日期是 2026-11-20", "2026-11-20"),
+    (False, ("请记住：支付改造的截止日期是 2026-11-20。", "那个会议作废了"),
+     "支付改造的截止日期是 2026-11-20", "2026-11-20"),
+    (True, ("以后回复都用英文。", "别留着了，还是中文吧"), "以后回复都用英文", "英文"),
+    # "X 不用了" takes back only X: the value, or its kind
+    (False, ("记住，测试框架用 pytest，样例我回头再看。", "算了，样例不用了，我自己写"),
+     "测试框架用 pytest", "pytest"),
+    (True, ("记住，测试框架用 pytest。", "测试框架那个不用了，换 unittest"), "测试框架用 pytest",
+     "pytest"),
+    (True, ("记住，测试框架用 pytest。", "pytest 不用了"), "测试框架用 pytest", "pytest"),
+    # a counted header covers both clauses; a later named retraction takes back one
+    (False, ("记两个：饮品是冰美式，饮食是素食。", "素食那条删掉，我就是这周在试试"),
+     "饮品是冰美式",
+     "冰美式"),
+    (True, ("记两个：饮品是冰美式，饮食是素食。", "素食那条删掉，我就是这周在试试"), "饮食是素食",
+     "素食"),
+]
+LATER = (GENERALISATION9_LATER + GENERALISATION10_LATER + GENERALISATION12_LATER + SCOPED_RETRACTION
          + GENERALISATION4_LATER + GENERALISATION5_LATER
          + GENERALISATION6_LATER_EN + GENERALISATION6_LATER_ZH
          + GENERALISATION7_LATER_EN + GENERALISATION7_LATER_ZH)
@@ -2392,6 +2551,18 @@ IRONY_LATER: list[tuple[bool, tuple[str, str, str], str, Any]] = [
      "my usual drink is a flat white", "flat white"),
     (False, ("记住，生产库就用 PostgreSQL。", "好的，已记下。", "谢谢，接下来帮我写迁移脚本。"),
      "生产库就用 PostgreSQL", "PostgreSQL"),
+    # a third party's predicted gratitude; the author says it was a complaint
+    (True, ("记一下，记账系统的数据库就用 MongoDB。", "好的，已记下。",
+            "真棒，月底对账的时候财务一定会很感谢我们的。"),
+     "记账系统的数据库就用 MongoDB", "MongoDB"),
+    (True, ("记一下，测试框架就用“手动点一遍”。", "好的，已记录。",
+            "你还真记啊……我是在吐槽我们组好吗"),
+     "测试框架就用“手动点一遍”", "手动点一遍"),
+    (False, ("记一下，数据库就用 PostgreSQL。", "好的，已记下。",
+             "太好了，运维一定会很感谢我们的配合。"),
+     "数据库就用 PostgreSQL", "PostgreSQL"),
+    (False, ("记一下，测试框架用 pytest。", "好的，已记录。", "谢谢，我在吐槽别的组，跟这个无关。"),
+     "测试框架用 pytest", "pytest"),
 ]
 
 

@@ -198,7 +198,7 @@ _FAMILY_NAMES: tuple[str, ...] = (
     "hypothetical", "hedged", "sarcastic", "sarcastic_weak", "laughter", "absurd", "temporary",
     "retracted", "corrected", "kept", "agreement", "pasted_header", "pasted_report",
     "update_injection", "clause_break", "soft_break", "filler", "absurd_value", "quantifier",
-    "continuation", "self_quote", "text_task",
+    "continuation", "self_quote", "text_task", "negation_bridge",
 )
 _STRUCTURAL = frozenset({"clause_break", "soft_break"})
 _ABSURD = frozenset({"absurd"})
@@ -494,6 +494,9 @@ class _Hit:
     start: int
     end: int
     entry: _Entry
+    #: The span of the expression's ``name`` group, if it has one and it matched something:
+    #: the words a retraction cue holds inside it ("那个*日期*作废了").
+    name: tuple[int, int] | None = None
 
     @property
     def tag(self) -> str:
@@ -576,9 +579,12 @@ def _scan(lex: _Lexicon, t: str, *, only: frozenset[str] | None = None,
         for entry, (pat, needs) in fam.regexes:
             if needs is not None and needs.isdisjoint(present):
                 continue
+            named = "name" in pat.groupindex
             for m in pat.finditer(t):
                 if m.end() > m.start():
-                    found.setdefault(name, []).append(_Hit(m.start(), m.end(), entry))
+                    inner = m.span("name") if named and m.end("name") > m.start("name") \
+                        else None
+                    found.setdefault(name, []).append(_Hit(m.start(), m.end(), entry, inner))
         for entry, pat in fam.special:
             if entry.cased:
                 if orig is None or folded is None:
@@ -912,9 +918,10 @@ def _frame_fams(fam: str) -> tuple[str, ...]:
     """What a frame of ``fam`` may hold besides its cues: filler and, for an instruction, a
     when-clause or scope phrase saying where it applies ("remember that when you write
     tests", "remember that for this repo please") or the polite "can you" of a request
-    ("Can you keep this on file? I use pnpm")."""
+    ("Can you keep this on file? I use pnpm"), or a lasting word ("…, so please remember
+    that for good", "— please remember that permanently")."""
     if fam == "explicit":
-        return (fam, "filler", "frame_adjunct", "polite_request")
+        return (fam, "filler", "frame_adjunct", "polite_request", "permanent")
     return (fam, "filler")
 
 
@@ -1049,9 +1056,43 @@ def _negation(ctx: _Ctx, a: int, b: int, seg: tuple[int, int], *, time: bool = F
         if after:
             h = min(after, key=lambda x: x.start)
             latin, cjk = _counts(ctx.t[b:h.start])
-            if latin <= 2 and cjk <= 4:
+            # A relative clause makes the value the negator's object ("GraphQL is something
+            # we will never use"); not past a comma ("GraphQL is what we use, never REST").
+            bridged = any(b <= r.start and r.end <= h.start
+                          and ctx.residual(b, r.start, ("filler",)) == 0
+                          and ctx.residual(r.end, h.start, ("filler",)) == 0
+                          for r in ctx.hits.get("negation_bridge", ()))
+            if (latin <= 2 and cjk <= 4) or bridged:
                 return [h.tag]
+        else:
+            aside = _aside_negator(ctx, b, seg)
+            if aside is not None:
+                return [aside.tag]
     return []
+
+
+def _aside_negator(ctx: _Ctx, b: int, seg: tuple[int, int]) -> _Hit | None:
+    """A negator right after an aside between commas: "Vim is, for the record, not my
+    editor". At most two words follow the value in its own segment, the segments between are
+    only filler, instruction or hedge words, at least one of them, and the negator opens the
+    next one; "Vim is mine, not Emacs" has no aside and leaves Vim alone."""
+    sent = ctx.sents[ctx.sent_at(b)]
+    latin, cjk = _counts(ctx.t[b:seg[1]])
+    if latin > 2 or cjk > 4:
+        return None
+    gi = sent.segs.index(seg) if seg in sent.segs else -1
+    if gi < 0:
+        return None
+    asides = 0
+    for sa, sb in sent.segs[gi + 1:]:
+        first = [h for h in ctx.hits_in("negated", sa, sb) if not h.entry.forward]
+        if first and asides:
+            h = min(first, key=lambda x: x.start)
+            return h if ctx.residual(sa, h.start, ("filler",)) == 0 else None
+        if ctx.residual(sa, sb, ("filler", "explicit", "hedged")) != 0:
+            return None
+        asides += 1
+    return None
 
 
 def _anchor_flags(ctx: _Ctx, a: int, b: int, has_value: bool, span_end: int, absurd: bool,
@@ -1084,7 +1125,10 @@ def _anchor_flags(ctx: _Ctx, a: int, b: int, has_value: bool, span_end: int, abs
     lasting = ctx.hits_in("permanent", sent.start, se)
     temporary = tags("temporary", ss, se)
     for h in ctx.hits_in("temporary", sent.start, sent.end):
-        if ss <= h.start < se or (h.start < ss and any(p.start >= h.end for p in lasting)):
+        # A frequency word ("always", "every time": `habitual`) says how often within the
+        # time given, not for how long: "For today's call, always reply in German".
+        if ss <= h.start < se or (h.start < ss and any(p.start >= h.end and not p.entry.habitual
+                                                        for p in lasting)):
             continue
         if h.start < ss or ctx.frame(sent.segs[ctx.seg_at(si, h.start)], "temporary"):
             temporary.append(h.tag)
@@ -1624,6 +1668,8 @@ def _named(lex: _Lexicon, t: str, hits: Iterable[_Hit], segs: Sequence[tuple[int
                 spans.append((q.end, m.end(1)))
             continue
         spans.append((sa, h.start))
+        if h.name is not None:              # "那个日期作废了" names 日期
+            spans.append(h.name)
         cjk_after.append((h.end, max(h.end, sb)))
         obj_re = _NAMED_AFTER_DETERMINER_RE if _DETERMINER_END_RE.search(t, h.start, h.end) \
             else _NAMED_OBJECT_RE
@@ -1632,8 +1678,10 @@ def _named(lex: _Lexicon, t: str, hits: Iterable[_Hit], segs: Sequence[tuple[int
             spans.append((h.end, m.end(1)))
         if "…" in h.entry.cue:
             latin.append((h.start, h.end))
+        inside = [h.name] if h.name is not None else []
         if m is None and nxt is not None and "…" not in h.entry.cue and \
-                not _tokens(lex, t, [(sa, h.start), (h.end, max(h.end, sb))], unigrams=True):
+                not _tokens(lex, t, [(sa, h.start), (h.end, max(h.end, sb)), *inside],
+                            unigrams=True):
             na, nb = nxt
             topic = _NAMED_OBJECT_RE.match(t, na)
             if topic is not None and topic.start(1) < nb:
@@ -1644,7 +1692,8 @@ def _named(lex: _Lexicon, t: str, hits: Iterable[_Hit], segs: Sequence[tuple[int
         # demonstrative points back at the thing the previous segment just said – not at
         # a reason to wait ("架构评审还没过，这个先别记"), which is about the memory.
         if m is None and gi > 0 and _CJK_DEMONSTRATIVE_RE.match(t, sa) and \
-                not _tokens(lex, t, [(sa, h.start), (h.end, max(h.end, sb))], unigrams=True) \
+                not _tokens(lex, t, [(sa, h.start), (h.end, max(h.end, sb)), *inside],
+                            unigrams=True) \
                 and _says_a_thing(lex, t, segs[gi - 1]):
             pa, pb = segs[gi - 1]
             if any(pa <= va < pb for va, _ in values):
@@ -1805,7 +1854,9 @@ def _irony_later(lex: _Lexicon, mt: str, absurd: bool) -> list[str]:
     they just asked to be kept, so its irony is about that, as a later sentence of the same
     message would be. Weak markers count only next to an absurd choice, as they do there."""
     families = frozenset({"sarcastic", "sarcastic_weak"} if absurd else {"sarcastic"})
-    found = _scan(lex, mt, only=families)
+    # The message follows a sentence of the conversation: cues that stand as a sentence of
+    # their own ("Enterprise-grade, truly.", "Peak engineering.") may open it.
+    found = _scan(lex, ". " + mt, only=families)
     return [f"{h.tag} (next message)" for fam in sorted(families) for h in found.get(fam, ())]
 
 
