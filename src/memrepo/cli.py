@@ -11,7 +11,7 @@ from typing import Any, TypeVar
 
 import click
 
-from . import __version__, canonical, evaluation, gate, lifecycle, recall
+from . import __version__, canonical, evaluation, followup, gate, lifecycle, recall
 from .errors import InputError, MemrepoError
 from .proposal import Decision, DecisionKind, parse_message, parse_time, schema_text
 from .store import Store
@@ -133,7 +133,10 @@ def init(ctx: Context) -> None:
 def ingest(ctx: Context, source: str) -> None:
     """Store source messages (Message JSONL) immutably, creating tenants as needed.
 
-    The whole file is validated first; nothing is written if any line is bad.
+    The whole file is validated first; nothing is written if any line is bad. A new
+    message that takes back a fact its author had committed a moment before ("scratch
+    that", "take the Zed part back", an ironic "nothing beats espresso at midnight 🙄")
+    revokes that fact in a new commit naming the later message.
 
     \b
     Example:
@@ -148,9 +151,17 @@ def ingest(ctx: Context, source: str) -> None:
             raise InputError(f"{source}:{number}: {exc.message}", code=exc.code) from None
         by_tenant.setdefault(msg.tenant_id, []).append(msg)
     total = 0
+    taken: list[followup.TakenBack] = []
     for tenant_id, msgs in by_tenant.items():
-        total += len(store.tenant(tenant_id, create=True).ingest(msgs))
+        stored = store.tenant(tenant_id, create=True).ingest(msgs)
+        total += len(stored)
+        taken += followup.recheck(store, tenant_id, stored)
     click.echo(f"ingested {total} new message(s) for {len(by_tenant)} tenant(s)")
+    for t in taken:
+        click.echo(f"took back {t.memory_id[:12]} (from {t.evidence_message}): "
+                   f"{t.later_message} says {', '.join(t.cues)}")
+    if taken:
+        click.echo(f"took back {len(taken)} fact(s) (revoked; `memrepo rollback` undoes it)")
 
 
 def _print_decision(decision: Decision, as_json: bool, label: str = "") -> None:

@@ -199,10 +199,13 @@ class RevokeResult:
 
 def revoke(store: Store, tenant_id: str, *, message_id: str | None = None,
            fact: FactRef | None = None, operator: str, reason: str = "revoked by subject",
-           now: datetime | None = None) -> RevokeResult:
+           now: datetime | None = None, version: int | None = None,
+           trailers: Sequence[tuple[str, str]] = ()) -> RevokeResult:
     """Mark facts REVOKED in one new commit: every fact derived from a message, or one fact.
 
     Pending proposals from that message leave the queue too. History and evidence stay.
+    ``version`` revokes a fact only while that is still its current version (a caller that
+    judged one version must not revoke the next); ``trailers`` are added to the commit.
     """
     if (message_id is None) == (fact is None):
         raise InputError("revoke needs exactly one of a message id or a fact", code="usage")
@@ -228,6 +231,8 @@ def revoke(store: Store, tenant_id: str, *, message_id: str | None = None,
                 continue
             if message_id is not None and message_id not in current.derived_from:
                 continue  # a later version no longer rests on that message
+            if version is not None and current.version != version:
+                continue
             new = current.model_copy(update={
                 "version": current.version + 1, "status": FactStatus.REVOKED,
                 "supersedes": current.version, "updated_at": stamp, "operator": operator,
@@ -255,6 +260,7 @@ def revoke(store: Store, tenant_id: str, *, message_id: str | None = None,
                   f"Time-Ms: {time_ms(now)}"]
         if message_id:
             lines.append(f"Source-Message: {message_id}")
+        lines += [f"{key}: {value}" for key, value in trailers]
         done = tenant.commit(state, main=main or None, audit=audit or None,
                              message="\n".join(lines) + "\n", when=now)
         if done is not None:

@@ -1,0 +1,119 @@
+"""Facts taken back after they were committed: a later message re-opens the decision.
+
+The gate reads the whole stored conversation, so "Remember I use pnpm" followed by
+"scratch that" never commits when both messages are there when it decides. In a live
+conversation the order is the other way round: the fact is committed at once, and the
+user's "scratch that", "take the Zed part back" or "我是在吐槽" arrives a minute later.
+Leaving the fact in place would store exactly what the user withdrew.
+
+So when new messages are stored, :func:`recheck` looks at the facts committed from the
+same author's recent messages in that conversation and analyses each one's evidence again,
+once with the conversation as it stood before the new message and once with it. A fact is
+revoked when the new message is what makes it retracted or ironic (a name in the
+retraction decides which of several facts it takes back, exactly as in the gate); a
+flag already raised without the new message (a rule that changed since the decision)
+never revokes anything. The revocation is an ordinary commit on ``main`` naming the later
+message, so ``git log`` shows who took what back and ``memrepo rollback`` undoes it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+
+from . import _git, analysis, layout, lifecycle
+from .proposal import Fact, FactStatus, Message
+from .store import State, Store, TenantRepo
+
+#: The operator named on revocations made here.
+OPERATOR = "gate-followup"
+#: How many of the author's earlier messages a new one can take back. A retraction
+#: refers to what was just said; reaching further back would let "forget it" about a
+#: topic of an hour ago revoke an unrelated fact.
+REACH = 3
+#: Flags of the evidence analysis that a later message can raise.
+TAKEN_BACK = ("retracted", "sarcastic")
+
+
+@dataclass(frozen=True)
+class TakenBack:
+    """One fact revoked because a later message took it back."""
+
+    memory_id: str
+    evidence_message: str
+    later_message: str
+    cues: tuple[str, ...]
+    commit: str | None
+
+    def to_json(self) -> dict[str, object]:
+        return {"memoryId": self.memory_id, "evidenceMessage": self.evidence_message,
+                "laterMessage": self.later_message, "cues": list(self.cues),
+                "commit": self.commit}
+
+
+def recheck(store: Store, tenant_id: str, message_ids: Iterable[str], *,
+            now: datetime | None = None) -> list[TakenBack]:
+    """Revoke the facts that the stored messages ``message_ids`` take back.
+
+    Call it after :meth:`memrepo.store.TenantRepo.ingest` with the ids it returned (the
+    CLI's ``ingest`` does). Safe to call again: a revoked fact is not revoked twice.
+    """
+    tenant = store.tenant(tenant_id)
+    out: list[TakenBack] = []
+    for message_id in message_ids:
+        state = tenant.state()
+        later = tenant.message(message_id, state)
+        if later is None or later.role != "user" or later.origin != "user":
+            continue
+        conversation = tenant.conversation(later.conversation_id, state)
+        upto = [m for m in conversation if _before(m, later)]
+        earlier = [m for m in upto if m.author_id == later.author_id and m.role == "user"]
+        for evidence in earlier[-REACH:]:
+            for fact in _facts_from(tenant, evidence, state):
+                cues = _newly_raised(tenant, fact, evidence, upto, later, state)
+                if not cues:
+                    continue
+                done = lifecycle.revoke(
+                    store, tenant_id, fact=lifecycle.FactRef.of(fact), operator=OPERATOR,
+                    reason=f"taken back in a later message ({', '.join(cues)})",
+                    now=now, version=fact.version,
+                    trailers=(("Later-Message", later.message_id),))
+                if done.revoked:
+                    out.append(TakenBack(fact.memory_id, evidence.message_id,
+                                         later.message_id, cues, done.commit))
+    return out
+
+
+def _before(m: Message, later: Message) -> bool:
+    return (m.created_at, m.message_id) < (later.created_at, later.message_id)
+
+
+def _facts_from(tenant: TenantRepo, evidence: Message, state: State) -> list[Fact]:
+    """Active facts whose current version rests on ``evidence`` as its quoted source."""
+    obj = _git.lookup(state.main_tree, layout.derived_dir(evidence.message_id))
+    if obj is None:
+        return []
+    facts = []
+    for _, oid in _git.walk_blobs(tenant.repo, obj):
+        fact = tenant.fact_at(_git.read_blob(tenant.repo, oid).decode(), state)
+        if fact is not None and fact.status is FactStatus.ACTIVE and \
+                fact.evidence.message_id == evidence.message_id:
+            facts.append(fact)
+    return facts
+
+
+def _newly_raised(tenant: TenantRepo, fact: Fact, evidence: Message,
+                  upto: Sequence[Message], later: Message, state: State) -> tuple[str, ...]:
+    """Cues of the flags in TAKEN_BACK that ``later`` raises on the fact's evidence."""
+    aliases = tenant.policy(state).aliases_for(fact.kind, fact.normalized_key)
+
+    def judged(conversation: Sequence[Message]) -> analysis.Analysis:
+        return analysis.analyse(
+            evidence.text, fact.evidence.start, fact.evidence.end, fact.value,
+            aliases=aliases, conversation=conversation, message_id=evidence.message_id,
+            author_id=fact.subject_id)
+
+    before, after = judged(upto), judged([*upto, later])
+    raised = [flag for flag in TAKEN_BACK if getattr(after, flag) and not getattr(before, flag)]
+    return tuple(c for c in after.cues if c.split(":", 1)[0] in raised)
