@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+import pytest
 from click.testing import CliRunner
 
 from conftest import NOW, message, proposal
@@ -88,6 +89,23 @@ def test_an_unrelated_later_message_changes_nothing(store: Store) -> None:
     assert _later(store, "算了，样例不用了，我自己写。", mid="m5", minute=4,
                   reply="好的。要不要我顺便生成几个测试样例？") == []
     assert store.tenant("t1").state().main == tip
+    assert _values(store) == {"package_manager": "pnpm"}
+
+
+@pytest.mark.parametrize("text", [
+    "Never mind the weather, what's for lunch?",
+    "actually, ignore the last error, it was a typo",
+    "ugh, my laptop died again 🙄",
+    "great, another meeting. just what I needed",
+    "算了，今天不加班了，我们去吃火锅吧",
+])
+def test_talk_about_other_things_takes_nothing_back(store: Store, text: str) -> None:
+    """The analysis reads a retraction naming something found nowhere as meaning the value,
+    and irony anywhere in a message as about its facts: fine while a proposal waits, not
+    enough to revoke a committed fact."""
+    _committed(store, "Remember that I use pnpm for packages.",
+               [("Remember that I use pnpm", "package_manager", "pnpm")])
+    assert _later(store, text) == []
     assert _values(store) == {"package_manager": "pnpm"}
 
 

@@ -18,6 +18,7 @@ message, so ``git log`` shows who took what back and ``memrepo rollback`` undoes
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
@@ -70,6 +71,8 @@ def recheck(store: Store, tenant_id: str, message_ids: Iterable[str], *,
         upto = [m for m in conversation if _before(m, later)]
         earlier = [m for m in upto if m.author_id == later.author_id and m.role == "user"]
         for evidence in earlier[-REACH:]:
+            if not _about(later.text, evidence.text):
+                continue
             for fact in _facts_from(tenant, evidence, state):
                 cues = _newly_raised(tenant, fact, evidence, upto, later, state)
                 if not cues:
@@ -83,6 +86,39 @@ def recheck(store: Store, tenant_id: str, message_ids: Iterable[str], *,
                     out.append(TakenBack(fact.memory_id, evidence.message_id,
                                          later.message_id, cues, done.commit))
     return out
+
+
+#: A later message this short ("scratch that", "lol no", "呵呵。", 刚才那个别记了) can only be
+#: a reaction to what was just said.
+BARE = 2
+_LATIN = re.compile(r"[a-z0-9][a-z0-9'_.-]*[a-z0-9]|[a-z]{2,}")
+_CJK_RUN = re.compile(r"[\u3400-\u9fff]+")
+_STOP = frozenset("""
+    the and that this you your for with was what just but not now can about again also then
+    have has had are its it's my me our we they them there here from into over out off all
+    any some one too very really so yes yeah ok okay oh ah um uh lol
+    """.split())
+_FUNCTION_CHARS = frozenset("的了是我你他她它们这那个吗呢吧啊哦呀就都也还在有和很又")
+
+
+def _content(text: str) -> set[str]:
+    """Latin words and CJK bigrams that can say what a message is about."""
+    low = text.casefold()
+    words = {w for w in _LATIN.findall(low) if w not in _STOP and len(w) >= 3}
+    for run in _CJK_RUN.findall(low):
+        words.update(run[i:i + 2] for i in range(len(run) - 1)
+                     if not (set(run[i:i + 2]) & _FUNCTION_CHARS))
+    return words
+
+
+def _about(later: str, evidence: str) -> bool:
+    """Can ``later`` be about what ``evidence`` said: it shares a word with it, or it is a
+    bare reaction? The analysis takes a retraction that names something found nowhere to
+    mean the value ("never mind the weather, what's for lunch?"), and irony anywhere in a
+    message to be about its facts ("ugh, my laptop died again 🙄"); that errs safely while
+    a proposal waits, but a committed fact must not be revoked by talk about other things."""
+    words = _content(later)
+    return len(words) <= BARE or bool(words & _content(evidence))
 
 
 def _before(m: Message, later: Message) -> bool:
