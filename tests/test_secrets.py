@@ -186,6 +186,7 @@ POSITIVES: list[tuple[str, str, str]] = [
     ("the new password will be Gr33n-Lantern!42", "Gr33n-Lantern!42", "password"),
     ("my password's butterfly", "butterfly", "password"),
     ("my password is swordfish for the router", "swordfish", "password"),
+    ("rotate the DB password, which is currently Tr0ub4dor&3x!", "Tr0ub4dor&3x!", "password"),
     # a wallet's recovery phrase
     ("seed phrase: witch collapse practice feed shame open despair creek road again ice least",
      "witch collapse practice feed shame open despair creek road again ice least",
@@ -302,6 +303,7 @@ NEGATIVES: list[str] = [
     "the password will be emailed to you",
     "the password is shorter than before",
     "the password will be printed on the letter",
+    "the password, which is stored in 1Password, rotates monthly",
     "the password is going to be changed soon",
     "密码改为每90天更新一次",
     "密码定成什么好呢",

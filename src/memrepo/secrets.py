@@ -509,8 +509,9 @@ _STRONG_CONNECTORS = (
         r"|(?:我|我们|已经|已|刚)?(?:设|定|改|换|弄|搞)了个)[ \t]*:?[ \t]*"
     ),
     re.compile(
-        r"(?i)(?:'s|[ \t]+(?:is[ \t]+going[ \t]+to[ \t]+be|(?:will|would|should)[ \t]+be"
-        r"|has[ \t]+been|is|was|are|were|'s))"
+        r"(?i)(?:'s|,?[ \t]+(?:which|that)[ \t]+(?:is|was|'s)"
+        r"|[ \t]+(?:is[ \t]+going[ \t]+to[ \t]+be|(?:will|would|should)[ \t]+be|has[ \t]+been"
+        r"|is|was|are|were|'s))"
         r"(?:[ \t]+(?:now|still|currently|actually|just|literally|simply|always))?"
         r"(?:[ \t]+(?:set|changed|reset|updated)[ \t]+to)?(?:[ \t]*:[ \t]*|[ \t]+)"
     ),
