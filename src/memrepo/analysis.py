@@ -1423,7 +1423,7 @@ def _speaker_line(ctx: _Ctx, a: int) -> tuple[list[str], list[str]]:
         block = line_start
         while block > 0:
             prev = t.rfind("\n", 0, block - 1) + 1
-            if _speaker_label(ctx, prev) is None:
+            if _speaker_label(ctx, prev) is None and not _own_label(ctx, prev):
                 break
             block = prev
         if block == 0:                         # the block opens the message: no lead-in
@@ -1441,7 +1441,8 @@ def _chat_log(ctx: _Ctx, found: tuple[tuple[int, int], tuple[int, int]] | None, 
     thread?"): with no lead-in, the block is a pasted chat log when it holds labelled lines
     by two or more names, or when text after it asks about it or asks for something done
     with it ("summarise this thread", 帮我总结一下). A single labelled line ("me: …" is no
-    label at all) stays the speaker's own."""
+    label at all) stays the speaker's own; beside a line another name labels, the user's
+    own label ("【我 14:06】") is the second speaker."""
     if found is None or found[0][1] > a:
         return [], []
     t = ctx.t
@@ -1449,9 +1450,12 @@ def _chat_log(ctx: _Ctx, found: tuple[tuple[int, int], tuple[int, int]] | None, 
     pos = 0
     while pos < len(t):
         label = _speaker_label(ctx, pos)
-        if label is None:
+        if label is not None:
+            names.add(_fold_name(t[label[1][0]:label[1][1]]))
+        elif _own_label(ctx, pos):
+            names.add("\0me")                # the user's own line: a second speaker
+        else:
             break
-        names.add(_fold_name(t[label[1][0]:label[1][1]]))
         nl = t.find("\n", pos)
         pos = len(t) if nl < 0 else nl + 1
     if len(names) < 2:
@@ -1463,6 +1467,19 @@ def _chat_log(ctx: _Ctx, found: tuple[tuple[int, int], tuple[int, int]] | None, 
     name = _fold_name(t[found[1][0]:found[1][1]])
     lang = "zh" if _CJK_RE.search(name) else "en"
     return [f"other_person:{lang}:chat log ({name})"], []
+
+
+def _own_label(ctx: _Ctx, line_start: int) -> bool:
+    """Does the line at ``line_start`` open with the speaker's own label ("我：", "【我
+    14:06】", "me:")? Alone it is no label; in a block where another name labels another
+    line it is the second speaker of a pasted chat log."""
+    m = _SPEAKER_LABEL_RE.match(ctx.t, line_start)
+    if m is None:
+        return False
+    na, nb = m.span(next(g for g in ("n1", "n2", "n3", "n4") if m.group(g) is not None))
+    name = _fold_name(ctx.t[na:nb])
+    return any(na <= h.start < nb and _fold_name(ctx.t[h.start:h.end]) == name
+               for h in ctx.hits.get("first_person", ()))
 
 
 def _fold_name(name: str) -> str:
