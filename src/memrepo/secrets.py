@@ -912,14 +912,9 @@ _COMMAND_PASSWORD = re.compile(
 
 def _scan_command_passwords(text: str) -> Iterator[SecretFinding]:
     for m in _COMMAND_PASSWORD.finditer(text):
-        group = m.lastgroup or ""
-        start, end = m.span(group)
-        while start < end and text[start] in _OPENING:
-            start += 1
-        while end > start and text[end - 1] in _CLOSING:
-            end -= 1
+        start, end = _trim(text, *m.span(m.lastgroup or 0))
         value = text[start:end]
-        if value.startswith("$") or not _value_ok(value, _PASSWORD, "strong"):
+        if is_prefixed_with_dollar_sign(value) or not _value_ok(value, _PASSWORD, "strong"):
             continue
         yield SecretFinding("password", start, end, "words:command")
 
