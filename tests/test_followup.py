@@ -118,6 +118,21 @@ def test_someone_elses_or_a_tools_words_take_nothing_back(store: Store) -> None:
     assert _values(store) == {"package_manager": "pnpm"}
 
 
+def test_a_batch_of_later_messages_is_judged_message_by_message(store: Store) -> None:
+    """One recheck over several new messages of one conversation (a bulk ingest): each is
+    judged against the conversation up to itself."""
+    _committed(store, "Remember that I use pnpm for packages.",
+               [("Remember that I use pnpm", "package_manager", "pnpm")])
+    msgs = [message("Got it, saved.", mid="a1", author=None, role="assistant",
+                    origin="assistant", created=_at(1)),
+            message("Thanks! Can you help me plan the week?", mid="m2", created=_at(2)),
+            message("scratch that", mid="m3", created=_at(3))]
+    stored = store.tenant("t1").ingest(msgs)
+    taken = followup.recheck(store, "t1", stored, now=NOW)
+    assert [(t.evidence_message, t.later_message) for t in taken] == [("m1", "m3")]
+    assert _values(store) == {}
+
+
 def test_recheck_twice_revokes_once(store: Store) -> None:
     _committed(store, "Remember that I use pnpm for packages.",
                [("Remember that I use pnpm", "package_manager", "pnpm")])

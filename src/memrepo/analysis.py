@@ -57,7 +57,7 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:  # only for annotations: analysis stays free of model imports at run time
     from .proposal import Message
 
-__all__ = ["FLAG_NAMES", "LANGS", "Analysis", "analyse"]
+__all__ = ["FLAG_NAMES", "LANGS", "Analysis", "analyse", "content_words"]
 
 #: Languages that have a lexicon file; every message is checked against all of them, so
 #: code-switched text ("记住 I use pnpm") is understood.
@@ -1568,6 +1568,15 @@ def _words(lex: _Lexicon, text: str, spans: Iterable[tuple[int, int]]) -> _Words
                          if run[i] not in stop and run[i + 1] not in stop
                          and run[i:i + 2] not in lex.stop_bigrams)
     return _Words(frozenset(latin | pairs), frozenset(latin | chars))
+
+
+def content_words(text: str) -> frozenset[str]:
+    """The words a retraction can name things by (Latin words outside the stop list, CJK
+    bigrams without a function character): what a message is about, for callers that must
+    tell a reply about one thing from talk about another (:mod:`memrepo.followup`)."""
+    lex = _lexicon()
+    folded = lex.folder.fold(text)
+    return _words(lex, folded, [(0, len(folded))]).tokens
 
 
 def _tokens(lex: _Lexicon, text: str, spans: Iterable[tuple[int, int]], *,

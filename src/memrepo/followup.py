@@ -18,12 +18,12 @@ message, so ``git log`` shows who took what back and ``memrepo rollback`` undoes
 
 from __future__ import annotations
 
-import re
+from bisect import bisect_left
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
-from . import _git, analysis, layout, lifecycle
+from . import analysis, lifecycle
 from .proposal import Fact, FactStatus, Message
 from .store import State, Store, TenantRepo
 
@@ -58,23 +58,27 @@ def recheck(store: Store, tenant_id: str, message_ids: Iterable[str], *,
     """Revoke the facts that the stored messages ``message_ids`` take back.
 
     Call it after :meth:`memrepo.store.TenantRepo.ingest` with the ids it returned (the
-    CLI's ``ingest`` does). Safe to call again: a revoked fact is not revoked twice.
+    CLI's ``ingest`` does). Safe to call again: a revoked fact is not revoked twice. Each
+    conversation is read once per call, so a bulk ingest stays linear in its size.
     """
     tenant = store.tenant(tenant_id)
+    conversations: dict[str, list[Message]] = {}
     out: list[TakenBack] = []
     for message_id in message_ids:
         state = tenant.state()
         later = tenant.message(message_id, state)
         if later is None or later.role != "user" or later.origin != "user":
             continue
-        conversation = tenant.conversation(later.conversation_id, state)
-        upto = [m for m in conversation if _before(m, later)]
-        earlier = [m for m in upto if m.author_id == later.author_id and m.role == "user"]
-        for evidence in earlier[-REACH:]:
+        conversation = conversations.get(later.conversation_id)
+        if conversation is None:
+            conversation = tenant.conversation(later.conversation_id, state)
+            conversations[later.conversation_id] = conversation
+        here = bisect_left(conversation, _order(later), key=_order)
+        for evidence in _earlier(conversation, here, later):
             if not _about(later.text, evidence.text):
                 continue
             for fact in _facts_from(tenant, evidence, state):
-                cues = _newly_raised(tenant, fact, evidence, upto, later, state)
+                cues = _newly_raised(tenant, fact, evidence, conversation[:here], later, state)
                 if not cues:
                     continue
                 done = lifecycle.revoke(
@@ -88,27 +92,9 @@ def recheck(store: Store, tenant_id: str, message_ids: Iterable[str], *,
     return out
 
 
-#: A later message this short ("scratch that", "lol no", "呵呵。", 刚才那个别记了) can only be
-#: a reaction to what was just said.
-BARE = 2
-_LATIN = re.compile(r"[a-z0-9][a-z0-9'_.-]*[a-z0-9]|[a-z]{2,}")
-_CJK_RUN = re.compile(r"[\u3400-\u9fff]+")
-_STOP = frozenset("""
-    the and that this you your for with was what just but not now can about again also then
-    have has had are its it's my me our we they them there here from into over out off all
-    any some one too very really so yes yeah ok okay oh ah um uh lol
-    """.split())
-_FUNCTION_CHARS = frozenset("的了是我你他她它们这那个吗呢吧啊哦呀就都也还在有和很又")
-
-
-def _content(text: str) -> set[str]:
-    """Latin words and CJK bigrams that can say what a message is about."""
-    low = text.casefold()
-    words = {w for w in _LATIN.findall(low) if w not in _STOP and len(w) >= 3}
-    for run in _CJK_RUN.findall(low):
-        words.update(run[i:i + 2] for i in range(len(run) - 1)
-                     if not (set(run[i:i + 2]) & _FUNCTION_CHARS))
-    return words
+#: A later message with no more words than this ("scratch that", "lol no", "呵呵。", "oops
+#: wrong chat", 刚才那个别记了) can only be a reaction to what was just said.
+BARE = 1
 
 
 def _about(later: str, evidence: str) -> bool:
@@ -117,26 +103,33 @@ def _about(later: str, evidence: str) -> bool:
     mean the value ("never mind the weather, what's for lunch?"), and irony anywhere in a
     message to be about its facts ("ugh, my laptop died again 🙄"); that errs safely while
     a proposal waits, but a committed fact must not be revoked by talk about other things."""
-    words = _content(later)
-    return len(words) <= BARE or bool(words & _content(evidence))
+    words = analysis.content_words(later)
+    return len(words) <= BARE or bool(words & analysis.content_words(evidence))
 
 
-def _before(m: Message, later: Message) -> bool:
-    return (m.created_at, m.message_id) < (later.created_at, later.message_id)
+def _order(m: Message) -> tuple[datetime, str]:
+    """Conversation order, as :meth:`memrepo.store.TenantRepo.conversation` sorts it."""
+    return m.created_at, m.message_id
+
+
+def _earlier(conversation: Sequence[Message], here: int, later: Message) -> list[Message]:
+    """The author's last REACH user messages before position ``here``, latest first."""
+    found: list[Message] = []
+    for i in range(here - 1, -1, -1):
+        m = conversation[i]
+        if m.author_id == later.author_id and m.role == "user":
+            found.append(m)
+            if len(found) == REACH:
+                break
+    return found
 
 
 def _facts_from(tenant: TenantRepo, evidence: Message, state: State) -> list[Fact]:
     """Active facts whose current version rests on ``evidence`` as its quoted source."""
-    obj = _git.lookup(state.main_tree, layout.derived_dir(evidence.message_id))
-    if obj is None:
-        return []
-    facts = []
-    for _, oid in _git.walk_blobs(tenant.repo, obj):
-        fact = tenant.fact_at(_git.read_blob(tenant.repo, oid).decode(), state)
-        if fact is not None and fact.status is FactStatus.ACTIVE and \
-                fact.evidence.message_id == evidence.message_id:
-            facts.append(fact)
-    return facts
+    facts = [tenant.fact_at(path, state)
+             for path in tenant.derived_paths(evidence.message_id, state)]
+    return [f for f in facts if f is not None and f.status is FactStatus.ACTIVE
+            and f.evidence.message_id == evidence.message_id]
 
 
 def _newly_raised(tenant: TenantRepo, fact: Fact, evidence: Message,

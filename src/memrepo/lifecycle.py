@@ -215,10 +215,7 @@ def revoke(store: Store, tenant_id: str, *, message_id: str | None = None,
         state = tenant.state()
         paths: list[str] = []
         if message_id is not None:
-            obj = _git.lookup(state.main_tree, layout.derived_dir(message_id))
-            if obj is not None:
-                paths = [_git.read_blob(tenant.repo, oid).decode()
-                         for _, oid in _git.walk_blobs(tenant.repo, obj)]
+            paths = tenant.derived_paths(message_id, state)
         else:
             assert fact is not None
             paths = [fact.path]

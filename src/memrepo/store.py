@@ -329,6 +329,14 @@ class TenantRepo:
         data = self._json(state.main_tree, path)
         return None if data is None else Fact.model_validate(data)
 
+    def derived_paths(self, message_id: str, state: State) -> list[str]:
+        """The fact paths derived from a message (its ``.derived`` entries on ``main``)."""
+        obj = _git.lookup(state.main_tree, layout.derived_dir(message_id))
+        if obj is None:
+            return []
+        return [_git.read_blob(self.repo, oid).decode()
+                for _, oid in _git.walk_blobs(self.repo, obj)]
+
     def fact_path_of(self, memory_id: str, state: State) -> str | None:
         data = _git.lookup_blob(self.repo, state.main_tree, layout.id_index_path(memory_id))
         return None if data is None else data.decode("utf-8")
