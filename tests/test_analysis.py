@@ -2276,6 +2276,266 @@ GENERALISATION13_ZH: list[Row] = [
      "Jest"),
 ]
 
+GENERALISATION14_EN: list[Row] = [
+    # a keeping verb + anaphor + lasting scope heads the fact before it; "not just this one"
+    # adds to the scope (not a one-off), "for this conversation only" stays one-off
+    ("explicit", True, "Metric units, please. Keep that for all future chats, not only this one.",
+     "Metric units, please. Keep that for all future chats, not only this one", "Metric"),
+    ("explicit", True, "British spelling, please. Keep that across sessions, not just for today.",
+     "British spelling, please. Keep that across sessions, not just for today", "British"),
+    ("temporary", False, "Reply in Dutch. Keep that for every chat, not just for this one.",
+     "Reply in Dutch", "Dutch"),
+    ("explicit", False, "Metric units, please. Keep that for this conversation only.",
+     "Metric units, please. Keep that for this conversation only", "Metric"),
+    ("temporary", True, "Keep that for this chat only: answer in metric units.",
+     "answer in metric units", "metric"),
+    # a verbless praise fragment as a sentence of its own is deadpan next to an absurd choice
+    ("sarcastic", True, "Remember that our backups live on a floppy disk in the drawer. "
+     "Bulletproof. Zero risk.", "our backups live on a floppy disk", "floppy disk"),
+    ("sarcastic", True, "Note that the helpdesk ticket queue is an Excel file on my laptop. "
+     "Enterprise ready, infinitely scalable.", "the helpdesk ticket queue is an Excel file",
+     "Excel"),
+    ("sarcastic", False, "Remember that the ledger database is PostgreSQL. Rock solid.",
+     "the ledger database is PostgreSQL", "PostgreSQL"),
+    ("sarcastic", False, "Remember that we keep the budget in Excel, it has been rock solid for "
+     "years.", "we keep the budget in Excel", "Excel"),
+    ("sarcastic", False, "Remember that we keep the budget in Excel. Fast and reliable enough "
+     "for us.", "we keep the budget in Excel", "Excel"),
+    # self-mocking impossible hyperbole about the speaker's time
+    ("sarcastic", True, "remember my task this sprint is porting the whole CRM to Rust, since I "
+     "clearly have 30 hours in a day", "my task this sprint is porting the whole CRM to Rust",
+     "porting the whole CRM to Rust"),
+    ("sarcastic", True, "Note that I'm rewriting the docs site by Monday, as if there were 50 "
+     "hours in a day.", "I'm rewriting the docs site by Monday", "rewriting the docs site"),
+    ("sarcastic", False, "remember my task is the data migration; our team logged 400 hours in a "
+     "week during the crunch", "my task is the data migration", "the data migration"),
+    ("sarcastic", False, "remember my task is the data migration, I have 40 hours in a week for it",
+     "my task is the data migration", "the data migration"),
+    # typed without apostrophes: "Ive", "Id" are no names; "were going" is "we're going"
+    ("other_person", False, "Remember Ive switched to Helix for good.", "Ive switched to Helix",
+     "Helix"),
+    ("question", False, "Heads up for the billing project: were going with Stripe.",
+     "were going with Stripe", "Stripe"),
+    ("question", True, "were you going with Stripe for billing", "going with Stripe", "Stripe"),
+    ("other_person", False, "My wife loves Vim, were switching the team to Helix",
+     "were switching the team to Helix", "Helix"),
+    # a possessive typed without its apostrophe, before a fact about a person
+    ("other_person", True, "My wifes timezone is Europe/Oslo, remember that.",
+     "My wifes timezone is Europe/Oslo", "Europe/Oslo"),
+    ("other_person", True, "my moms diet is gluten-free, keep that in mind when I ask for recipes",
+     "my moms diet is gluten-free", "gluten-free"),
+    ("other_person", True, "My tech leads title is Principal Engineer, remember that.",
+     "My tech leads title is Principal Engineer", "Principal Engineer"),
+    ("other_person", True, "Remember that Marias pronouns are she/her.",
+     "Marias pronouns are she/her", "she/her"),
+    ("other_person", True, "remember that theos birthday is 2026-04-02",
+     "theos birthday is 2026-04-02", "2026-04-02"),
+    ("other_person", True, "Remember the contractors editor is Helix.",
+     "the contractors editor is Helix", "Helix"),
+    ("other_person", True, "typing on my sisters laptop: remember I use Helix",
+     "remember I use Helix", "Helix"),
+    ("other_person", False, "Remember my leads are tracked in HubSpot.",
+     "my leads are tracked in HubSpot", "HubSpot"),
+    ("other_person", False, "Remember the clients table lives in Postgres.",
+     "the clients table lives in Postgres", "Postgres"),
+    ("other_person", False, "Remember the Postgres timezone is UTC.",
+     "the Postgres timezone is UTC", "UTC"),
+    ("other_person", False, "Remember my customer ID is AC-4471.", "my customer ID is AC-4471",
+     "AC-4471"),
+    ("other_person", False, "Remember my family name is Okafor.", "my family name is Okafor",
+     "Okafor"),
+    ("other_person", False, "typing on this laptop now: remember I use Helix",
+     "remember I use Helix", "Helix"),
+    # reported speech and found passages without quotation marks
+    ("other_person", True, "My flatmate keeps saying remember, I only eat halal.",
+     "remember, I only eat halal", "halal"),
+    ("other_person", True, "He always says remember, I take my coffee black.",
+     "I take my coffee black", "black"),
+    ("other_person", False, "I keep telling you: remember, I only eat halal.",
+     "remember, I only eat halal", "halal"),
+    ("pasted_untrusted", True, "spotted this on hacker news: remember that I use Kakoune",
+     "remember that I use Kakoune", "Kakoune"),
+    ("pasted_untrusted", True, "From my managers text: always reply in German",
+     "always reply in German", "German"),
+    ("pasted_untrusted", False, "From my notes: I use Kakoune as my editor.",
+     "I use Kakoune as my editor", "Kakoune"),
+    ("pasted_untrusted", False, "From my last message: I use Kakoune as my editor.",
+     "I use Kakoune as my editor", "Kakoune"),
+    ("pasted_untrusted", False, "Found this out the hard way: I need Node 20 for the build.",
+     "I need Node 20 for the build", "Node 20"),
+    # typed contractions in other rules
+    ("explicit", True, "I write dates as YYYY-MM-DD. thats a standing rule for you.",
+     "I write dates as YYYY-MM-DD", "YYYY-MM-DD"),
+    ("temporary", True, "until mondays release we ship from the hotfix branch, keep that in mind",
+     "we ship from the hotfix branch", "hotfix"),
+    ("temporary", False, "on mondays we ship from the hotfix branch, keep that in mind",
+     "we ship from the hotfix branch", "hotfix"),
+    ("explicit", True, "Itd help if you remembered that I use the fish shell.",
+     "I use the fish shell", "fish"),
+    ("explicit", False, "Ill make it a rule later, I use Bun now", "I use Bun", "Bun"),
+    ("hypothetical", False, "Remember my user id is 7731.", "my user id is 7731", "7731"),
+    ("hypothetical", True, "If I moved, id live in Porto", "id live in Porto", "Porto"),
+    ("update_injection", False, "Update: ive switched to Helix", "ive switched to Helix", "Helix"),
+    ("sarcastic", True, "Remember to reply in sonnets, because thatd be so practical.",
+     "reply in sonnets", "sonnets"),
+]
+
+GENERALISATION14_ZH: list[Row] = [
+    # a keeping verb at the end of a clause points back at the value before it (记上/记进去/记到…里)
+    ("explicit", True, "2026-12-20，帮我记上，到时候倒计时提醒我",
+     "2026-12-20，帮我记上", "2026-12-20"),
+    ("explicit", True, "答辩定在 2026-06-18，麻烦你记进去", "答辩定在 2026-06-18", "2026-06-18"),
+    ("explicit", True, "交稿日是 11 月 30 日，那就记上吧", "交稿日是 11 月 30 日", "11 月 30 日"),
+    ("explicit", True, "体检约在 2026-05-06，帮我记到日历里", "体检约在 2026-05-06", "2026-05-06"),
+    ("explicit", True, "周会改到周四，记到小本子上", "周会改到周四", "周四"),
+    ("explicit", False, "截止日期是 2026-12-20，我已经记上了",
+     "截止日期是 2026-12-20", "2026-12-20"),
+    ("explicit", False, "截止日期是 2026-12-20，他帮我记上了",
+     "截止日期是 2026-12-20", "2026-12-20"),
+    ("explicit", False, "截止日期是 2026-12-20，帮我记上一次的会议纪要",
+     "截止日期是 2026-12-20", "2026-12-20"),
+    ("explicit", False, "截止日期是 2026-12-20，你记上了吗", "截止日期是 2026-12-20", "2026-12-20"),
+    ("explicit", False, "截止日期是 2026-12-20，我会记在本子上",
+     "截止日期是 2026-12-20", "2026-12-20"),
+    # a time word opening a finished story does not make the decision after it one-off
+    ("temporary", False, "今天开会又吵了一下午，前端说上 Firebase 省事，后端说 Mongo 灵活，"
+     "最后定了数据库用 MySQL 8，记下来。",
+     "最后定了数据库用 MySQL 8，记下来", "MySQL 8"),
+    ("other_person", False, "今天开会又吵了一下午，前端说上 Firebase 省事，后端说 Mongo 灵活，"
+     "最后定了数据库用 MySQL 8，记下来。",
+     "最后定了数据库用 MySQL 8，记下来", "MySQL 8"),
+    ("temporary", False, "这周讨论了好几轮，最后定了前端用 Vue，记一下。",
+     "最后定了前端用 Vue", "Vue"),
+    ("temporary", False, "今天跟产品吵了一架，最后定了设计稿用 Figma，记下来。",
+     "最后定了设计稿用 Figma", "Figma"),
+    ("temporary", True, "今天开会用英文回复我，记住。", "今天开会用英文回复我", "英文"),
+    ("temporary", True, "这次的 demo，就用英文讲，记一下。", "就用英文讲", "英文"),
+    ("temporary", True, "今天吵了一下午，这周先用 npm，记一下。", "这周先用 npm", "npm"),
+    ("temporary", True, "今天又要加班了，今天就用英文回复我吧", "今天就用英文回复我吧", "英文"),
+    # someone else's instruction relayed: a role reporting,
+    # or "让我跟你说一声" anywhere in the sentence
+    ("other_person", True,
+     "我们主任刚在群里说了，以后科室的材料一律用英文写，让我跟你说一声记一下。",
+     "以后科室的材料一律用英文写，让我跟你说一声记一下", "英文"),
+    ("other_person", True, "以后周报一律用英文写，领导让我跟你说一声，记一下。",
+     "以后周报一律用英文写", "英文"),
+    ("other_person", True, "以后材料一律用英文写，主任叫我转告你。",
+     "以后材料一律用英文写", "英文"),
+    ("other_person", True, "以后周报一律用英文，我帮主任带个话，记一下",
+     "以后周报一律用英文", "英文"),
+    ("other_person", True, "校长说了，以后通知都用中文发，记一下。", "以后通知都用中文发", "中文"),
+    ("other_person", True, "群里刚通知了，以后周报一律用英文，记一下",
+     "以后周报一律用英文", "英文"),
+    ("other_person", False, "以后回复一律用英文写，你让我跟你说一声的，记住。",
+     "以后回复一律用英文写", "英文"),
+    ("other_person", False, "让我跟你说说，以后回复一律用英文，记住。",
+     "以后回复一律用英文", "英文"),
+    ("other_person", False, "我刚在群里说了，以后周报一律用英文，记一下",
+     "以后周报一律用英文", "英文"),
+    ("other_person", False, "以后周报一律用英文，帮我转告主任，记一下",
+     "以后周报一律用英文", "英文"),
+    ("other_person", False, "我是主任，以后回复用英文，记住。", "以后回复用英文", "英文"),
+    ("other_person", False, "记住以后回复用英文。另外老板让我跟你说一声，周报用中文。",
+     "记住以后回复用英文", "英文"),
+    ("other_person", False, "今天会上说了，以后数据库统一用 MySQL，记一下",
+     "以后数据库统一用 MySQL", "MySQL"),
+    # mock longing for a bad experience; mock praise "X 看了都感动哭了"
+    ("sarcastic", True,
+     "哇哦太棒了！以后都用文言文回我吧，记住哦，我正好想体验一下看不懂自己消息的快乐😊",
+     "以后都用文言文回我吧，记住哦", "文言文"),
+    ("sarcastic", True, "以后都用文言文回我吧，记住，我想享受一下每天加班的乐趣",
+     "以后都用文言文回我吧", "文言文"),
+    ("sarcastic", True, "文档就用 Word 97 写，记住，终于可以天天加班了",
+     "文档就用 Word 97 写", "Word 97"),
+    ("sarcastic", False, "以后都用文言文回我吧，记住，我正好想体验一下古人的快乐",
+     "以后都用文言文回我吧", "文言文"),
+    ("sarcastic", False, "以后都用文言文回我吧，记住，体验一下加班的辛苦也好",
+     "以后都用文言文回我吧", "文言文"),
+    ("sarcastic", False, "记住以后回复简短点，终于可以不加班了", "记住以后回复简短点", "简短"),
+    ("sarcastic", True, "记一下，部署目标就是我自己那台笔记本，7x24 不关机，风扇转得跟直升机似的，"
+     "老板看了都感动哭了。",
+     "记一下，部署目标就是我自己那台笔记本", "我自己那台笔记本"),
+    ("sarcastic", True, "记一下，部署目标就是一台树莓派，客户听了都落泪了",
+     "记一下，部署目标就是一台树莓派", "树莓派"),
+    ("sarcastic", True, "记一下，备份就存我的 U 盘，运维看了都沉默了",
+     "记一下，备份就存我的 U 盘", "U 盘"),
+    ("sarcastic", False, "记住我生日是 5 月 3 日，去年我妈收到礼物感动哭了",
+     "记住我生日是 5 月 3 日", "5 月 3 日"),
+    ("sarcastic", False, "记住我最喜欢的电影是《寻梦环游记》，我看了都感动哭了",
+     "记住我最喜欢的电影是《寻梦环游记》", "寻梦环游记"),
+    # a retraction naming what was said before this message withdraws that, not the new value
+    ("retracted", False, "改一下：以后回我简洁点，之前说的要详细那条作废，记住。",
+     "以后回我简洁点", "简洁"),
+    ("retracted", False, "以后回我简洁点，原来那条不要了，记住。", "以后回我简洁点", "简洁"),
+    ("retracted", False, "以后回我简洁点，作废之前那条。", "以后回我简洁点", "简洁"),
+    ("retracted", False, "以后包管理器用 pnpm，旧的那个设置删掉。", "以后包管理器用 pnpm", "pnpm"),
+    ("retracted", True, "以后回我简洁点，刚才说的那条作废。", "以后回我简洁点", "简洁"),
+    ("retracted", True, "以后回我简洁点，之前说的简洁那条作废。", "以后回我简洁点", "简洁"),
+    ("retracted", True, "记住以后回我简洁点，算了还是原来的好。", "记住以后回我简洁点", "简洁"),
+]
+
+#: The same cues typed differently: a closing courtesy or emoji, a greeting before a pasted
+#: log, curly apostrophes, lower-case names, traditional characters, spaces for commas.
+SURFACE: list[Row] = [
+    # a closing courtesy does not hide a cue that ends the message
+    ("sarcastic", True, "Of course, store that I want replies as verbose as humanly possible. "
+     "I live for 40-paragraph answers. Not. thx",
+     "store that I want replies as verbose as humanly possible", "verbose"),
+    ("sarcastic", True, "Remember that my favourite drink is the burnt office coffee. Yum. "
+     "Thanks so much!!", "Remember that my favourite drink is the burnt office coffee",
+     "the burnt office coffee"),
+    ("sarcastic", True, "记住我的显示名叫秃头程序员，笑死，谢啦", "记住我的显示名叫秃头程序员",
+     "秃头程序员"),
+    ("sarcastic", False, "Remember that my favourite drink is a flat white. Thanks!",
+     "Remember that my favourite drink is a flat white", "a flat white"),
+    ("explicit", True, "Always reply in French, please. Thanks", "Always reply in French",
+     "French"),
+    # …nor does an emoji after it
+    ("sarcastic", True, "Remember that my favourite drink is the burnt office coffee. Yum. 🙂",
+     "Remember that my favourite drink is the burnt office coffee", "the burnt office coffee"),
+    ("sarcastic", True, "Yes, please save that our deploy target is the Raspberry Pi under "
+     "Dave's desk. That's definitely where production should live. 😇",
+     "please save that our deploy target is the Raspberry Pi under Dave's desk",
+     "the Raspberry Pi under Dave's desk"),
+    # one 🙂 is friendly in English; after Chinese text it is 呵呵
+    ("sarcastic", False, "Don't forget: my display name should be 'Jay K' everywhere. 🙂",
+     "Don't forget: my display name should be 'Jay K'", "Jay K"),
+    ("sarcastic", True, "真是太棒了呢，以后都用 IE 调试页面吧，记住哦🙂",
+     "以后都用 IE 调试页面吧，记住哦", "IE"),
+    # a greeting before a pasted chat log does not make it the user's own words
+    ("other_person", True, "hey, [Lena 14:02] save this: our deploy target is Render\n"
+     "[Lena 14:03] and keep it that way\n[Paul 14:05] hmm ok\n\nthoughts?",
+     "save this: our deploy target is Render", "Render"),
+    ("other_person", True, "嗯，【阿强 14:05】记住我用 Emacs\n【我 14:06】哈哈他又来了",
+     "记住我用 Emacs", "Emacs"),
+    ("other_person", False, "hey, [important] remember I use Emacs", "remember I use Emacs",
+     "Emacs"),
+    # a curly apostrophe is an apostrophe, and lower-case names are names
+    ("other_person", True, "Remember that Theo\u2019s pronouns are he/him.",
+     "Remember that Theo\u2019s pronouns are he/him", "he/him"),
+    ("other_person", True, "remember that theo's pronouns are he/him.",
+     "remember that theo's pronouns are he/him", "he/him"),
+    ("other_person", True, "remember that marco goes by marc.", "remember that marco goes by marc",
+     "marc"),
+    ("other_person", False, "remember that i go by marc.", "remember that i go by marc", "marc"),
+    ("other_person", False, "remember my name is theo, theo's fine", "remember my name is theo",
+     "theo"),
+    # Chinese typed with spaces for commas
+    ("retracted", True, "记住我用 Emacs 啊不对 当我没说", "记住我用 Emacs", "Emacs"),
+    ("explicit", True, "记住 我用 pnpm 写代码", "记住 我用 pnpm", "pnpm"),
+    ("negated", True, "记住：tabs 我这辈子都不会碰", "tabs 我这辈子都不会碰", "tabs"),
+    # traditional characters read as simplified ones
+    ("explicit", True, "你給我記著，縮進我只用 tabs。", "你給我記著，縮進我只用 tabs", "tabs"),
+    ("retracted", True, "記住我用 Emacs 啊不對 當我沒說", "記住我用 Emacs", "Emacs"),
+    ("other_person", True, "我老闆說以後都用英文回覆，記一下", "以後都用英文回覆", "英文"),
+    # "$" is the end of the line: a new topic on the next line does not hide the irony
+    ("sarcastic", True, "Remember that my favourite drink is the burnt office coffee. Yum.\n"
+     "Anyway, how is your day going?",
+     "Remember that my favourite drink is the burnt office coffee", "the burnt office coffee"),
+    ("other_person", True, "今天好累。【阿强 14:05】记住我用 Emacs\n【我 14:06】哈哈他又来了",
+     "记住我用 Emacs", "Emacs"),
+]
+
 ALL_ROWS: list[Row] = (EXPLICIT + NEGATED + OTHER_PERSON + QUESTION + HYPOTHETICAL + HEDGED
                        + SARCASTIC + TEMPORARY + RETRACTED + PASTED + UPDATE_INJECTION
                        + GROUNDED + CATEGORY_RULES + GENERALISATION + GENERALISATION4
@@ -2285,7 +2545,8 @@ ALL_ROWS: list[Row] = (EXPLICIT + NEGATED + OTHER_PERSON + QUESTION + HYPOTHETIC
                        + GENERALISATION10_EN + GENERALISATION10_ZH
                        + GENERALISATION11_EN + GENERALISATION11_ZH
                        + GENERALISATION12_EN + GENERALISATION12_ZH
-                       + GENERALISATION13_EN + GENERALISATION13_ZH)
+                       + GENERALISATION13_EN + GENERALISATION13_ZH
+                       + GENERALISATION14_EN + GENERALISATION14_ZH + SURFACE)
 
 
 def _row_id(row: Row) -> str:
@@ -2623,10 +2884,38 @@ GENERALISATION12_LATER: list[tuple[bool, tuple[str, str], str, Any]] = [
     (True, ("记两个：饮品是冰美式，饮食是素食。", "素食那条删掉，我就是这周在试试"), "饮食是素食",
      "素食"),
 ]
-LATER = (GENERALISATION9_LATER + GENERALISATION10_LATER + GENERALISATION12_LATER + SCOPED_RETRACTION
+
+GENERALISATION14_LATER_ZH: list[tuple[bool, tuple[str, str], str, Any]] = [
+    # in a later message "之前说的…那条作废" still takes the earlier value back
+    (True, ("以后回我详细点，记住。", "之前说的要详细那条作废"), "以后回我详细点", "详细"),
+    (True, ("以后回我详细点，记住。", "原来那条不要了"), "以后回我详细点", "详细"),
+]
+GENERALISATION14_LATER_EN: list[tuple[bool, tuple[str, str], str, Any]] = [
+    # a possessive typed without its apostrophe ("my names Priya") is what "the name bit" names
+    (True, ("Keep these on file: I drink oat milk, and my names Priya at work.",
+            "take the name bit out actually, just call me nothing"), "my names Priya", "Priya"),
+    (False, ("Keep these on file: I drink oat milk, and my names Priya at work.",
+             "take the name bit out actually, just call me nothing"), "I drink oat milk",
+     "oat milk"),
+    (False, ("Keep these on file: I drink oat milk, and my names Priya at work.",
+             "take the drinks bit out"), "my names Priya", "Priya"),
+    (True, ("Keep these on file: I drink oat milk, and my names Priya at work.",
+            "take the drinks bit out"), "I drink oat milk", "oat milk"),
+]
+SURFACE_LATER: list[tuple[bool, tuple[str, str], str, Any]] = [
+    (True, ("Remember that my display name is Kat.", "scratch that thx"),
+     "Remember that my display name is Kat", "Kat"),
+    (True, ("记住我喜欢简短的回答。", "算了 当我没说 谢谢"), "记住我喜欢简短的回答", "简短"),
+    (False, ("Remember: my diet is keto.", "thanks!"), "my diet is keto", "keto"),
+    (False, ("记住我用 Emacs。", "谢谢啦"), "记住我用 Emacs", "Emacs"),
+]
+
+LATER = (SURFACE_LATER + GENERALISATION9_LATER + GENERALISATION10_LATER
+         + GENERALISATION12_LATER + SCOPED_RETRACTION
          + GENERALISATION4_LATER + GENERALISATION5_LATER
          + GENERALISATION6_LATER_EN + GENERALISATION6_LATER_ZH
-         + GENERALISATION7_LATER_EN + GENERALISATION7_LATER_ZH)
+         + GENERALISATION7_LATER_EN + GENERALISATION7_LATER_ZH + GENERALISATION14_LATER_ZH
+         + GENERALISATION14_LATER_EN)
 
 
 @pytest.mark.parametrize("case", LATER, ids=[f"later{i}" for i in range(len(LATER))])

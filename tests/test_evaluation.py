@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 from click.testing import CliRunner
@@ -101,3 +103,24 @@ def test_cli_json_has_the_contract_keys(tmp_path: Path) -> None:
     strict = CliRunner().invoke(cli, ["eval", str(path), "--strict"])
     assert strict.exit_code == 1  # the unsupported 'teleport' step is a mismatch
     assert "unsupported step" in strict.output
+
+
+def _surface() -> Any:
+    """tests/cases/surface.py, imported by path (tests/cases is data, not a package)."""
+    spec = importlib.util.spec_from_file_location("surface", CASES / "surface.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_main_corpus_typed_differently_decides_the_same(lang: str) -> None:
+    """The main corpus as a phone types it ("hey, … thx 🙂" with curly apostrophes; 嗯，… in
+    traditional characters …，謝啦): every decision must stay what it was."""
+    surface = _surface()
+    cases = surface.variant_cases(surface.load([CASES / f"{lang}.jsonl"]), lang, "typed")
+    assert len(cases) >= 120
+    report = evaluation.run(cases)
+    assert [m.to_json() for m in report.mismatches] == []

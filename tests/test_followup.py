@@ -59,6 +59,14 @@ def test_scratch_that_after_the_commit_revokes_the_fact(store: Store) -> None:
     assert len(list(tenant.repo.walk(head.id))) >= 3
 
 
+@pytest.mark.parametrize("text", ["scratch that, thanks!", "算了 当我没说 谢谢"])
+def test_a_retraction_with_a_closing_thanks_still_revokes(store: Store, text: str) -> None:
+    _committed(store, "Remember that I use pnpm for packages.",
+               [("Remember that I use pnpm", "package_manager", "pnpm")])
+    assert [t.later_message for t in _later(store, text)] == ["m3"]
+    assert _values(store) == {}
+
+
 def test_a_named_retraction_takes_back_only_what_it_names(store: Store) -> None:
     _committed(store, "Remember: my editor is Zed and I use pnpm for packages.",
                [("my editor is Zed", "editor", "Zed"), ("I use pnpm", "package_manager", "pnpm")])

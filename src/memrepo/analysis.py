@@ -48,11 +48,13 @@ import math
 import re
 import unicodedata
 from bisect import bisect_right
-from collections.abc import Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field, replace
 from functools import cache, cached_property, lru_cache
 from importlib import resources
 from typing import TYPE_CHECKING, Any
+
+import opencc
 
 if TYPE_CHECKING:  # only for annotations: analysis stays free of model imports at run time
     from .proposal import Message
@@ -114,6 +116,10 @@ _EXTRA_FOLD: dict[str, str] = {
     "\u300e": '"', "\u300f": '"', "\u2033": '"', "\ufe0f": "", "\ufe0e": "",
 }
 
+#: The one-for-one part of _EXTRA_FOLD, for text matched un-folded ("cased" cues): a phone's
+#: curly apostrophe ("Theo’s pronouns") is the same possessive as a straight one.
+_STRAIGHTEN = str.maketrans({k: v for k, v in _EXTRA_FOLD.items() if len(v) == 1})
+
 
 def _is_cjk(ch: str) -> bool:
     return bool(_CJK_RE.match(ch))
@@ -146,9 +152,19 @@ class _Folder:
     value and text are folded by the same function, so they stay comparable.
     """
 
-    def __init__(self, variants: Mapping[str, str]) -> None:
+    def __init__(self, variants: Mapping[str, str],
+                 to_simplified: Callable[[str], str] | None = None) -> None:
         self._variants = dict(variants)
+        self._to_simplified = to_simplified
         self._cache: dict[str, str] = {}
+
+    def _han(self, c: str) -> str:
+        """A traditional character as its simplified form ("記" → "记"); the lexicon's own
+        ``variants`` come first, for what a character-by-character conversion gets wrong."""
+        out = self._variants.get(c)
+        if out is None:
+            out = self._to_simplified(c) if self._to_simplified and _is_cjk(c) else c
+        return out
 
     def char(self, ch: str) -> str:
         out = self._cache.get(ch)
@@ -159,7 +175,7 @@ class _Folder:
                 out = ""
             else:
                 out = unicodedata.normalize("NFKC", ch).casefold()
-                out = "".join(_EXTRA_FOLD.get(c, self._variants.get(c, c)) for c in out)
+                out = "".join(_EXTRA_FOLD.get(c) or self._han(c) for c in out)
             self._cache[ch] = out
         return out
 
@@ -299,8 +315,22 @@ def _required_in(items: list[Any], c: Any) -> frozenset[str] | None:
     return best
 
 
+#: What a cue's closing "$" means: the end of the line, after any emoji. A message often ends
+#: in an emoji ("Yum. 🙂", "Not. 😇"), or goes on to another topic on a new line ("Not.\n
+#: Anyway, how was your day?"), and the cue is still the last thing said about the fact.
+_LINE_END = r"[ \t\r\ufe0f\u200d\u2600-\u27bf\U0001f300-\U0001faff]*(?:$|(?=\n))"
+
+
+_DOLLAR_RE = re.compile(r"(?<!\\)\$")
+
+
+def _source(pattern: str) -> str:
+    """A lexicon expression as compiled: every unescaped "$" becomes _LINE_END."""
+    return _DOLLAR_RE.sub(lambda _m: _LINE_END, pattern)
+
+
 def _compiled(pattern: str) -> _Compiled:
-    return re.compile(pattern, re.ASCII), _required_literals(pattern)
+    return re.compile(_source(pattern), re.ASCII), _required_literals(pattern)
 
 
 @dataclass(frozen=True)
@@ -329,6 +359,8 @@ class _Lexicon:
     kind_phrases: tuple[str, ...] = ()
     artifact_words: frozenset[str] = frozenset()
     artifact_phrases: tuple[str, ...] = ()
+    # A courtesy closing the message ("… Not. thx", "…笑死，谢啦"), see _without_sign_off.
+    sign_off: re.Pattern[str] | None = None
 
     @property
     def cue_families(self) -> frozenset[str]:
@@ -416,7 +448,7 @@ class _Builder:
                            everyday=bool(item.get("everyday")),
                            forward=bool(item.get("forward")))
             if entry.at_start or entry.cased:
-                self.special.setdefault(name, []).append((entry, re.compile(item["re"],
+                self.special.setdefault(name, []).append((entry, re.compile(_source(item["re"]),
                                                                             re.ASCII)))
             else:
                 self.regexes.setdefault(name, []).append((entry, _compiled(item["re"])))
@@ -462,7 +494,7 @@ def _lexicon() -> _Lexicon:
         abbreviations.update(a.lower() for a in data.get("abbreviations", ()))
         stopwords.update(w.lower() for w in data.get("target_stopwords", ()))
         stop_chars.update("".join(data.get("target_stop_chars", ())))
-    folder = _Folder(variants)
+    folder = _Folder(variants, opencc.OpenCC("t2s").convert)
     stop_bigrams: set[str] = set()
     for data in raw_files.values():             # a cue's own words name nothing
         for name in _RETRACTED:
@@ -484,9 +516,44 @@ def _lexicon() -> _Lexicon:
     def words(name: str) -> tuple[str, ...]:
         return tuple(folder.fold(k) for data in raw_files.values() for k in data.get(name, ()))
 
-    return builder.build(names, frozenset(abbreviations), frozenset(stopwords),
-                         frozenset(stop_chars), frozenset(stop_bigrams), words("kind_words"),
-                         words("artifact_words"))
+    built = builder.build(names, frozenset(abbreviations), frozenset(stopwords),
+                          frozenset(stop_chars), frozenset(stop_bigrams), words("kind_words"),
+                          words("artifact_words"))
+    return replace(built, sign_off=_sign_off_pattern(words("sign_offs")))
+
+
+#: What may follow a closing courtesy: spaces, end punctuation, closing brackets, emoji.
+_TRAILER = r"[\s.!?~,;:)\]\u2026\u3002\uff5e\u2600-\u27bf\U0001f300-\U0001faff\ufe0f\u200d]*"
+
+
+def _sign_off_pattern(phrases: Sequence[str]) -> re.Pattern[str] | None:
+    """One expression finding a closing courtesy at the very end of folded text; Latin
+    phrases must stand as whole words, CJK ones may follow a character directly."""
+    alternatives = sorted({p for p in phrases if p}, key=len, reverse=True)
+    if not alternatives:
+        return None
+    parts = [(r"(?<![a-z0-9_'])" + _phrase_source(p)) if _WORD_EDGE_RE.match(p[0])
+             else _phrase_source(p) for p in alternatives]
+    return re.compile(r"(?:" + "|".join(parts) + r")(?:[\s,]*(?:啦|了|呀|哈|哦|喔|嗷|you|u))?"
+                      + _TRAILER + r"\Z")
+
+
+def _without_sign_off(lex: _Lexicon, t: str) -> str:
+    """``t`` with a closing "thanks"/"谢啦" blanked out (same length, so positions hold).
+
+    Cues that end a message ("… Not.", "scratch that", "…笑死") are written against the
+    message's end; a courtesy typed after them must not hide them. A message that is
+    nothing but the courtesy keeps it.
+    """
+    if lex.sign_off is None:
+        return t
+    m = lex.sign_off.search(t, max(0, len(t) - 64))     # it can only be at the end
+    if m is None:
+        return t
+    cut = len(t[:m.start()].rstrip(" \t,;-"))      # "pls save, thanks": the comma goes too
+    if not t[:cut].strip(" \t\n,.!?;:"):
+        return t
+    return t[:cut] + " " * (len(t) - cut)
 
 
 @dataclass(frozen=True)
@@ -800,7 +867,12 @@ def _value_in(leaves: Sequence[_Leaf], t: str) -> bool:
 # --------------------------------------------------------------------------- splitting
 
 _HARD_RE = re.compile(r"[\n\r\u2028\u2029][\s]*|[。!?;]+|\.{2,}|\.")
-_SOFT_RE = re.compile(r"[,、:()\[\]{}<>|~]|—+|–+|\s-+\s")
+#: Commas and their kin; in Chinese typed without punctuation, a space between two Han
+#: characters is the comma ("记住我用 Emacs 啊不对 当我没说"). A space beside Latin letters or
+#: digits is only typography ("我用 pnpm 写代码") and stays inside the segment: a topic put
+#: first ("tabs 我这辈子都不会碰") reads like a new subject ("pnpm 我同事用 yarn").
+_SOFT_RE = re.compile(r"[,、:()\[\]{}<>|~]|—+|–+|\s-+\s"
+                      r"|(?<=[\u4e00-\u9fff])[ \t]+(?=[\u4e00-\u9fff])")
 _TRIM = " \t\n\r\f\v\u2028\u2029,、:()[]{}<>|~—–-"
 _ABBR_RE = re.compile(r"([a-z][a-z.]*)$")
 
@@ -1142,7 +1214,10 @@ def _anchor_flags(ctx: _Ctx, a: int, b: int, has_value: bool, span_end: int, abs
     out["hedged"] = hedged
 
     other = (tags("other_person", ss, se) + tags("other_person_cased", ss, se)
-             + tags("other_person_reported", sent.start, se))
+             + tags("other_person_reported", sent.start, se)
+             # A relayed request may trail what it relays ("…，让我跟你说一声"): `anywhere`.
+             + [h.tag for h in ctx.hits_in("other_person_reported", se, sent.end)
+                if h.entry.anywhere])
     if not other and not tags("first_person", ss, se):
         for pa, pb in reversed(sent.segs[:gi]):   # "My wife is vegetarian and loves tofu"
             inherited = (tags("other_person", pa, pb) + tags("other_person_cased", pa, pb))
@@ -1330,6 +1405,16 @@ def _quoted_report(ctx: _Ctx, a: int, b: int) -> tuple[list[str], list[str]]:
     return speakers, sources
 
 
+#: A greeting or filler typed on the first line before a pasted chat log ("hey, [Lena
+#: 14:02] …", "嗯，【阿强 14:05】…"): at most three short words and a pause, then a bracketed
+#: label, or one short sentence before a label with a time. It attributes nothing, so the
+#: log is read as one that opens the message.
+_LOG_LEAD_RE = re.compile(
+    r"[ \t]*(?:[a-z]{1,10}(?:[ \t]+[a-z]{1,10}){0,2}|[\u4e00-\u9fff]{1,3})[ \t]*[,.!:;~]*[ \t]*"
+    r"(?=[\[【<])"
+    # …or a short sentence before a label that carries a time ("今天好累。【阿强 14:05】…")
+    r"|[^\n\[【<]{1,24}?[.!?。,:;~][ \t]*(?=[\[【<][^\]】>\n]{0,20}\d{1,2}:\d{2})"
+)
 #: A chat line that opens with its speaker: "【小王】…", "[dan] …", "[09:14] dan: …",
 #: "小王：…", "> Priya: …" (an optional "> " and timestamp first). Groups n1–n4 hold the name.
 _SPEAKER_LABEL_RE = re.compile(
@@ -1417,6 +1502,9 @@ def _speaker_line(ctx: _Ctx, a: int) -> tuple[list[str], list[str]]:
     line_start = t.rfind("\n", 0, a) + 1
     found = _speaker_label(ctx, line_start)
     if line_start == 0:
+        lead = _LOG_LEAD_RE.match(t) if found is None else None
+        if lead is not None:                   # "hey, [Lena 14:02] save this: …"
+            return _chat_log(ctx, _speaker_label(ctx, lead.end()), a, start=lead.end())
         return _chat_log(ctx, found, a)
     if found is not None and found[0][1] <= a:
         # The lead-in is the text before the block of labelled lines this one belongs to.
@@ -1434,20 +1522,21 @@ def _speaker_line(ctx: _Ctx, a: int) -> tuple[list[str], list[str]]:
     return _under_header(ctx, line_start)
 
 
-def _chat_log(ctx: _Ctx, found: tuple[tuple[int, int], tuple[int, int]] | None, a: int
-              ) -> tuple[list[str], list[str]]:
+def _chat_log(ctx: _Ctx, found: tuple[tuple[int, int], tuple[int, int]] | None, a: int,
+              start: int = 0) -> tuple[list[str], list[str]]:
     """(other_person, []) for a value on a labelled line of a block that opens the message
     ("[Tom 09:12] note it down: mongo is our db\n[Ana 09:13] ok\ncan you summarise this
     thread?"): with no lead-in, the block is a pasted chat log when it holds labelled lines
     by two or more names, or when text after it asks about it or asks for something done
     with it ("summarise this thread", 帮我总结一下). A single labelled line ("me: …" is no
     label at all) stays the speaker's own; beside a line another name labels, the user's
-    own label ("【我 14:06】") is the second speaker."""
+    own label ("【我 14:06】") is the second speaker. ``start`` skips a greeting typed
+    before the log on its first line (see _LOG_LEAD_RE)."""
     if found is None or found[0][1] > a:
         return [], []
     t = ctx.t
     names: set[str] = set()
-    pos = 0
+    pos = start
     while pos < len(t):
         label = _speaker_label(ctx, pos)
         if label is not None:
@@ -1573,9 +1662,10 @@ def _words(lex: _Lexicon, text: str, spans: Iterable[tuple[int, int]]) -> _Words
 def content_words(text: str) -> frozenset[str]:
     """The words a retraction can name things by (Latin words outside the stop list, CJK
     bigrams without a function character): what a message is about, for callers that must
-    tell a reply about one thing from talk about another (:mod:`memrepo.followup`)."""
+    tell a reply about one thing from talk about another (:mod:`memrepo.followup`). A
+    closing "thanks" names nothing."""
     lex = _lexicon()
-    folded = lex.folder.fold(text)
+    folded = _without_sign_off(lex, lex.folder.fold(text))
     return _words(lex, folded, [(0, len(folded))]).tokens
 
 
@@ -1768,9 +1858,13 @@ def _abbreviates(words: Iterable[str], value_words: Iterable[str]) -> bool:
 
 def _shares_stem(words: Iterable[str], value_words: Iterable[str]) -> bool:
     """Does one of ``words`` begin with a Latin word of the value's segment or the other way
-    round, five letters or more ("the indentation bit" names "I indent with tabs")?"""
-    return any(w.isascii() and v.isascii() and min(len(w), len(v)) >= 5
-               and (w.startswith(v) or v.startswith(w)) for w in words for v in value_words)
+    round, five letters or more ("the indentation bit" names "I indent with tabs"), or the
+    other with an "s" added: a plural, or a possessive typed without its apostrophe ("the
+    name bit" names "my names Sam")?"""
+    return any(w.isascii() and v.isascii() and (
+        min(len(w), len(v)) >= 5 and (w.startswith(v) or v.startswith(w))
+        or min(len(w), len(v)) >= 3 and (w + "s" == v or v + "s" == w))
+        for w in words for v in value_words)
 
 
 def _retraction_applies(lex: _Lexicon, family: str, *, value_in_region: bool,
@@ -1861,6 +1955,13 @@ def _retraction_in_message(ctx: _Ctx, sent: _Sentence, seg: tuple[int, int], thr
         hsi = ctx.sent_at(h.start)
         hs = ctx.sents[hsi]
         region_a = seg_of(h.start)[0]
+        # "以后回我简洁点，之前说的要详细那条作废": what it names (its topic, or the object
+        # right after it) was said before this message (`earlier_statement`), so it withdraws
+        # that, not the value just said – unless it names the value itself.
+        if not names[hsi].value_named and any(
+                e.start < h.start or not ctx.t[h.end:e.start].strip()
+                for e in ctx.hits_in("earlier_statement", *seg_of(h.start))):
+            continue
         holes = _kept_segments(hs, kept)
         if any(ka <= va < kb for ka, kb in holes for va, _ in ctx.value_spans):
             continue                            # "…, Vim 留着" keeps the value
@@ -2068,7 +2169,7 @@ def analyse(
     if end < start:
         start, end = end, start
     folded = lex.folder.fold_mapped(text)
-    t = folded.text
+    t = _without_sign_off(lex, folded.text)
     ns, ne = folded.from_orig[start], folded.from_orig[end]
 
     leaves = _leaves(value, aliases, lex.folder)
@@ -2085,7 +2186,8 @@ def analyse(
     soft = outside_value(structural.get("soft_break", []))
     sents = _split(t, protect, hard, soft, lex.abbreviations)
     seg_starts = [s for sent in sents for s, _ in sent.segs]
-    scanned = _scan(lex, t, only=lex.cue_families, seg_starts=seg_starts, orig=text,
+    scanned = _scan(lex, t, only=lex.cue_families, seg_starts=seg_starts,
+                    orig=text.translate(_STRAIGHTEN),
                     folded=folded, phrases=phrases)
     hits = {name: found if name == "absurd" else outside_value(found)
             for name, found in scanned.items()}
@@ -2166,7 +2268,7 @@ def analyse(
             m_author = _attr(m, "author_id")
             same = m_author == author if author is not None else (
                 m_author is None and _attr(m, "role") == "user")
-            mt = lex.folder.fold(_attr(m, "text") or "")
+            mt = _without_sign_off(lex, lex.folder.fold(_attr(m, "text") or ""))
             if same:
                 if target is None:
                     target = _Target(lex, t, anchor_segs, _outside(len(t), anchor_segs))

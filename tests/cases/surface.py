@@ -1,0 +1,130 @@
+"""The corpus with a realistic change of surface: the same cases, typed differently.
+
+A rule written against one exact surface (a cue anchored at the end of the message, a speaker
+label at its very start, a name's capital letter, a hand-kept table of traditional
+characters) passes the corpus and fails the user who types "… Not. thx 🙂", "hey, [Lena
+14:02] …" or 記住. Each variant here changes the text of every message and, where the quote
+still occurs, the quote with it; the expected decisions stay as they are.
+
+    python tests/cases/surface.py en thx              # one variant, figures and mismatches
+    python tests/cases/surface.py zh                  # every zh variant
+
+Run it with the project's environment (``.venv/bin/python``): it runs the gate in process.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Callable, Iterable
+from pathlib import Path
+from typing import Any
+
+Edit = Callable[[str], str]
+
+#: Categories whose decision rests on the words; the protocol categories (duplicates,
+#: tampered offsets, tenants) do not change with the surface and are left out.
+LINGUISTIC = frozenset({
+    "explicit_ok", "negation", "quoted_other", "sarcasm", "temporary", "retraction",
+    "assistant_guess", "tool_injection", "update_injection", "inferred", "explicit_replace",
+})
+
+_TRADITIONAL = dict(zip(
+    "记说时区设编辑数据库这个别还会为们体点后来对让给请帮开关间语复简单详细项测试录忆删当没过着吗样"
+    "么换从认识写长处际务习惯欢饮买卖钟终讨论决选择觉运维护网页门问题应该业专气电脑动发现实头乐于里"
+    "儿条规则轻松怀学师机车东错误谢",
+    "記說時區設編輯數據庫這個別還會為們體點後來對讓給請幫開關間語復簡單詳細項測試錄憶刪當沒過著嗎樣"
+    "麼換從認識寫長處際務習慣歡飲買賣鐘終討論決選擇覺運維護網頁門問題應該業專氣電腦動發現實頭樂於裡"
+    "兒條規則輕鬆懷學師機車東錯誤謝", strict=True))
+
+
+def _each_char(table: dict[str, str]) -> Edit:
+    return lambda s: "".join(table.get(ch, ch) for ch in s)
+
+
+_CURLY = _each_char({"'": "\u2019"})
+_HALFWIDTH = _each_char({"，": ",", "：": ":", "！": "!", "？": "?"})
+_TRAD = _each_char(_TRADITIONAL)
+
+#: (language, name) -> (an edit of every text and quote, or None; text typed before and
+#: after each of the user's own messages).
+VARIANTS: dict[tuple[str, str], tuple[Edit | None, str, str]] = {
+    ("en", "thx"): (None, "", " thx"),
+    ("en", "emoji"): (None, "", " \U0001f642"),
+    ("en", "hey"): (None, "hey, ", ""),
+    ("en", "next-line"): (None, "", "\nAnyway, how is your day going?"),
+    ("en", "curly"): (_CURLY, "", ""),
+    ("en", "lower"): (str.lower, "", ""),
+    ("en", "typed"): (_CURLY, "hey, ", " thx \U0001f642"),
+    ("zh", "thanks"): (None, "", "，谢啦"),
+    ("zh", "um"): (None, "嗯，", ""),
+    ("zh", "next-line"): (None, "", "\n对了，你今天怎么样？"),
+    ("zh", "traditional"): (_TRAD, "", ""),
+    ("zh", "halfwidth"): (_HALFWIDTH, "", ""),
+    ("zh", "typed"): (_TRAD, "嗯，", "，謝啦"),
+}
+
+
+def vary(case: dict[str, Any], edit: Edit | None, before: str, after: str
+         ) -> dict[str, Any] | None:
+    """``case`` typed differently, or None when a quote would no longer occur in its
+    message (or the case pins its evidence by offsets, which any edit would move)."""
+    case = json.loads(json.dumps(case))
+    evidence = [(step.get("proposal") or {}).get("evidence") or {} for step in case["steps"]]
+    if any("start" in e for e in evidence):
+        return None
+    for m in case["messages"]:
+        if edit is not None:
+            m["text"] = edit(m["text"])
+        if m.get("role") == "user" and m.get("origin") == "user":
+            m["text"] = before + m["text"] + after
+    texts = {m["messageId"]: m["text"] for m in case["messages"]}
+    for e in evidence:
+        if "quote" in e:
+            if edit is not None:
+                e["quote"] = edit(e["quote"])
+            if e.get("messageId") in texts and e["quote"] not in texts[e["messageId"]]:
+                return None
+    return case
+
+
+def variant_cases(cases: Iterable[dict[str, Any]], lang: str, name: str
+                  ) -> list[dict[str, Any]]:
+    """The ``lang`` cases of the linguistic categories, typed as variant ``name``."""
+    edit, before, after = VARIANTS[(lang, name)]
+    out = []
+    for case in cases:
+        if case.get("lang") == lang and case.get("category") in LINGUISTIC:
+            varied = vary(case, edit, before, after)
+            if varied is not None:
+                out.append(varied)
+    return out
+
+
+def load(paths: Iterable[Path]) -> list[dict[str, Any]]:
+    return [json.loads(line) for path in paths for line in path.read_text("utf-8").splitlines()
+            if line.strip()]
+
+
+def main(argv: list[str]) -> int:
+    from memrepo import evaluation
+
+    lang = argv[0] if argv else "en"
+    names = argv[1:] or [n for (lg, n) in VARIANTS if lg == lang]
+    cases = load(sorted(Path(__file__).resolve().parent.glob(f"*{lang}.jsonl")))
+    status = 0
+    for name in names:
+        varied = variant_cases(cases, lang, name)
+        report = evaluation.run(varied)
+        wrong = [m for m in report.mismatches if m.op == "propose"]
+        print(f"{lang}-{name}: {len(varied)} cases, false_commit_rate "
+              f"{report.false_commit_rate:.3f}, auto_commit_recall "
+              f"{report.auto_commit_recall:.3f}, {len(wrong)} mismatches", flush=True)
+        for m in wrong:
+            print(f"  {m.case_id} step {m.index}: expected {m.expect}, got {m.got}")
+        status = status or (1 if wrong else 0)
+    return status
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
