@@ -2534,6 +2534,11 @@ SURFACE: list[Row] = [
      "Remember that my favourite drink is the burnt office coffee", "the burnt office coffee"),
     ("other_person", True, "今天好累。【阿强 14:05】记住我用 Emacs\n【我 14:06】哈哈他又来了",
      "记住我用 Emacs", "Emacs"),
+    # a clock's colon is no speaker label, even with a question on the next line
+    ("other_person", False, "免打扰时段设成 23:00-07:30，一直这样。\n对了，你今天怎么样？",
+     "免打扰时段设成 23:00-07:30，一直这样", "23:00-07:30"),
+    ("other_person", False, "quiet hours 22:00 to 07:00 from now on please\nhow was your day?",
+     "quiet hours 22:00 to 07:00 from now on", "22:00"),
 ]
 
 ALL_ROWS: list[Row] = (EXPLICIT + NEGATED + OTHER_PERSON + QUESTION + HYPOTHETICAL + HEDGED

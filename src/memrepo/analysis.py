@@ -1422,7 +1422,7 @@ _SPEAKER_LABEL_RE = re.compile(
     r"(?:【(?P<n1>[^】\n]{1,16})】[ \t]*:?|\[(?P<n2>[^\]\n]{1,24})\][ \t]*:?"
     r"|<(?P<n3>[^>\n]{1,24})>[ \t]*:?"
     r"|(?P<n4>[^\s:,.!?;()\[\]【】<>\"']{1,16}(?:[ \t][^\s:,.!?;()\[\]【】<>\"']{1,16}){0,2})"
-    r"[ \t]*:(?!//))"
+    r"[ \t]*:(?!//|\d))"
 )
 #: A chat export's header line: a name and a time on a line of their own, the words on the
 #: lines below it ("老周 10:32", "Dan Smith  10:32 AM", "小王 2026-11-03 10:32").
