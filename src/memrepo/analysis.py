@@ -175,7 +175,8 @@ class _Folder:
                 out = ""
             else:
                 out = unicodedata.normalize("NFKC", ch).casefold()
-                out = "".join(_EXTRA_FOLD.get(c) or self._han(c) for c in out)
+                out = "".join(_EXTRA_FOLD[c] if c in _EXTRA_FOLD else self._han(c)
+                              for c in out)
             self._cache[ch] = out
         return out
 
@@ -318,7 +319,8 @@ def _required_in(items: list[Any], c: Any) -> frozenset[str] | None:
 #: What a cue's closing "$" means: the end of the line, after any emoji. A message often ends
 #: in an emoji ("Yum. 🙂", "Not. 😇"), or goes on to another topic on a new line ("Not.\n
 #: Anyway, how was your day?"), and the cue is still the last thing said about the fact.
-_LINE_END = r"[ \t\r\ufe0f\u200d\u2600-\u27bf\U0001f300-\U0001faff]*(?:$|(?=\n))"
+_EMOJI = r"\ufe0f\u200d\u2600-\u27bf\U0001f300-\U0001faff"     # for a character class
+_LINE_END = rf"[ \t\r{_EMOJI}]*(?:$|(?=\n))"
 
 
 _DOLLAR_RE = re.compile(r"(?<!\\)\$")
@@ -523,17 +525,17 @@ def _lexicon() -> _Lexicon:
 
 
 #: What may follow a closing courtesy: spaces, end punctuation, closing brackets, emoji.
-_TRAILER = r"[\s.!?~,;:)\]\u2026\u3002\uff5e\u2600-\u27bf\U0001f300-\U0001faff\ufe0f\u200d]*"
+_TRAILER = rf"[\s.!?~,;:)\]\u2026\u3002\uff5e{_EMOJI}]*"
 
 
 def _sign_off_pattern(phrases: Sequence[str]) -> re.Pattern[str] | None:
     """One expression finding a closing courtesy at the very end of folded text; Latin
-    phrases must stand as whole words, CJK ones may follow a character directly."""
+    phrases must stand as whole words, CJK ones may follow a character directly (as
+    _phrase_source writes them)."""
     alternatives = sorted({p for p in phrases if p}, key=len, reverse=True)
     if not alternatives:
         return None
-    parts = [(r"(?<![a-z0-9_'])" + _phrase_source(p)) if _WORD_EDGE_RE.match(p[0])
-             else _phrase_source(p) for p in alternatives]
+    parts = [_phrase_source(p) for p in alternatives]
     return re.compile(r"(?:" + "|".join(parts) + r")(?:[\s,]*(?:啦|了|呀|哈|哦|喔|嗷|you|u))?"
                       + _TRAILER + r"\Z")
 

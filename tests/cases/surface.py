@@ -9,7 +9,8 @@ still occurs, the quote with it; the expected decisions stay as they are.
     python tests/cases/surface.py en thx              # one variant, figures and mismatches
     python tests/cases/surface.py zh                  # every zh variant
 
-Run it with the project's environment (``.venv/bin/python``): it runs the gate in process.
+Run it with the project's environment (``.venv/bin/python``): it runs the gate in process
+and converts to traditional characters with OpenCC, a dependency of the gate.
 """
 
 from __future__ import annotations
@@ -20,6 +21,8 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
+import opencc
+
 Edit = Callable[[str], str]
 
 #: Categories whose decision rests on the words; the protocol categories (duplicates,
@@ -29,13 +32,9 @@ LINGUISTIC = frozenset({
     "assistant_guess", "tool_injection", "update_injection", "inferred", "explicit_replace",
 })
 
-_TRADITIONAL = dict(zip(
-    "记说时区设编辑数据库这个别还会为们体点后来对让给请帮开关间语复简单详细项测试录忆删当没过着吗样"
-    "么换从认识写长处际务习惯欢饮买卖钟终讨论决选择觉运维护网页门问题应该业专气电脑动发现实头乐于里"
-    "儿条规则轻松怀学师机车东错误谢",
-    "記說時區設編輯數據庫這個別還會為們體點後來對讓給請幫開關間語復簡單詳細項測試錄憶刪當沒過著嗎樣"
-    "麼換從認識寫長處際務習慣歡飲買賣鐘終討論決選擇覺運維護網頁門問題應該業專氣電腦動發現實頭樂於裡"
-    "兒條規則輕鬆懷學師機車東錯誤謝", strict=True))
+#: Simplified → traditional by OpenCC (phrase-aware, so 回复 becomes 回覆), the other way round
+#: from the gate's character-by-character folding.
+_TRAD: Edit = opencc.OpenCC("s2t").convert
 
 
 def _each_char(table: dict[str, str]) -> Edit:
@@ -44,7 +43,6 @@ def _each_char(table: dict[str, str]) -> Edit:
 
 _CURLY = _each_char({"'": "\u2019"})
 _HALFWIDTH = _each_char({"，": ",", "：": ":", "！": "!", "？": "?"})
-_TRAD = _each_char(_TRADITIONAL)
 
 #: (language, name) -> (an edit of every text and quote, or None; text typed before and
 #: after each of the user's own messages).
