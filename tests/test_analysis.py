@@ -2539,6 +2539,15 @@ SURFACE: list[Row] = [
      "免打扰时段设成 23:00-07:30，一直这样", "23:00-07:30"),
     ("other_person", False, "quiet hours 22:00 to 07:00 from now on please\nhow was your day?",
      "quiet hours 22:00 to 07:00 from now on", "22:00"),
+    # a question that opens with a change of topic does not ask about a one-label "log"
+    ("other_person", False, "sprint notes: remember that we deploy on Fly.io\n"
+     "btw, unrelated question, is it going to rain today?", "remember that we deploy on Fly.io",
+     "Fly.io"),
+    ("other_person", False, "备忘：记住我们用 pnpm\n另外问一下，明天几点开会？", "记住我们用 pnpm",
+     "pnpm"),
+    ("other_person", True, "dan: remember we deploy on Fly\nis he right?",
+     "remember we deploy on Fly", "Fly"),
+    ("other_person", True, "小王：记住我们用 pnpm\n他说得对吗？", "记住我们用 pnpm", "pnpm"),
 ]
 
 ALL_ROWS: list[Row] = (EXPLICIT + NEGATED + OTHER_PERSON + QUESTION + HYPOTHETICAL + HEDGED

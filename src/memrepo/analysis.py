@@ -215,7 +215,7 @@ _FAMILY_NAMES: tuple[str, ...] = (
     "hypothetical", "hedged", "sarcastic", "sarcastic_weak", "laughter", "absurd", "temporary",
     "retracted", "corrected", "kept", "agreement", "pasted_header", "pasted_report",
     "update_injection", "clause_break", "soft_break", "filler", "absurd_value", "quantifier",
-    "continuation", "self_quote", "text_task", "negation_bridge",
+    "continuation", "self_quote", "text_task", "negation_bridge", "topic_shift",
 )
 _STRUCTURAL = frozenset({"clause_break", "soft_break"})
 _ABSURD = frozenset({"absurd"})
@@ -1530,10 +1530,11 @@ def _chat_log(ctx: _Ctx, found: tuple[tuple[int, int], tuple[int, int]] | None, 
     ("[Tom 09:12] note it down: mongo is our db\n[Ana 09:13] ok\ncan you summarise this
     thread?"): with no lead-in, the block is a pasted chat log when it holds labelled lines
     by two or more names, or when text after it asks about it or asks for something done
-    with it ("summarise this thread", 帮我总结一下). A single labelled line ("me: …" is no
-    label at all) stays the speaker's own; beside a line another name labels, the user's
-    own label ("【我 14:06】") is the second speaker. ``start`` skips a greeting typed
-    before the log on its first line (see _LOG_LEAD_RE)."""
+    with it ("summarise this thread", 帮我总结一下); text that opens with a change of topic
+    ("Anyway, how is your day going?", "对了，你今天怎么样？") asks about something else.
+    A single labelled line ("me: …" is no label at all) stays the speaker's own; beside a
+    line another name labels, the user's own label ("【我 14:06】") is the second speaker.
+    ``start`` skips a greeting typed before the log on its first line (see _LOG_LEAD_RE)."""
     if found is None or found[0][1] > a:
         return [], []
     t = ctx.t
@@ -1550,14 +1551,20 @@ def _chat_log(ctx: _Ctx, found: tuple[tuple[int, int], tuple[int, int]] | None, 
         nl = t.find("\n", pos)
         pos = len(t) if nl < 0 else nl + 1
     if len(names) < 2:
-        if pos >= len(t) or pos <= a:
-            return [], []
+        if pos >= len(t) or pos <= a or _opens_with(ctx, pos, "topic_shift"):
+            return [], []                      # "…\nAnyway, how is your day going?"
         if "?" not in t[pos:] and not any(h.start >= pos for fam in ("question", "text_task")
                                           for h in ctx.hits.get(fam, ())):
             return [], []
     name = _fold_name(t[found[1][0]:found[1][1]])
     lang = "zh" if _CJK_RE.search(name) else "en"
     return [f"other_person:{lang}:chat log ({name})"], []
+
+
+def _opens_with(ctx: _Ctx, pos: int, fam: str) -> bool:
+    """Does the text from ``pos`` open (after spaces) with a cue of ``fam``?"""
+    first = len(ctx.t) - len(ctx.t[pos:].lstrip())
+    return any(h.start == first for h in ctx.hits.get(fam, ()))
 
 
 def _own_label(ctx: _Ctx, line_start: int) -> bool:
