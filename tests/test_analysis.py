@@ -1999,7 +1999,9 @@ GENERALISATION11_ZH: list[Row] = [
      "阿强"),
     ("question", False, "在吗 以后回复我都用英文", "以后回复我都用英文", "英文"),
     ("question", True, "以后回复我都用英文吗 我想想", "以后回复我都用英文吗", "英文"),
-    ("question", True, "你叫什么来着，以后叫我阿强就行", "以后叫我阿强就行", "阿强"),
+    # the same pause typed as a comma: the question is over before the instruction
+    ("question", False, "你叫什么来着，以后叫我阿强就行", "以后叫我阿强就行", "阿强"),
+    ("question", True, "以后都用英文回复吗，你觉得呢", "以后都用英文回复吗", "英文"),
     ("question", False, "记住我用 vim，别搞什么花里胡哨的", "记住我用 vim", "vim"),
     ("question", False, "以后叫我小王，不用加什么先生", "以后叫我小王", "小王"),
     ("question", True, "以后叫我小王，你平时都叫别人什么", "以后叫我小王", "小王"),
@@ -2380,6 +2382,89 @@ GENERALISATION14_EN: list[Row] = [
      "reply in sonnets", "sonnets"),
 ]
 
+GENERALISATION15_EN: list[Row] = [
+    # "remember that" + a named project or service scope ("for the payments service") says
+    # where the fact applies: still a bare frame pointing back; new words after it are not
+    ("explicit", True, "Vitest. Please remember that for the payments service.",
+     "Vitest. Please remember that for the payments service", "Vitest"),
+    ("explicit", True, "We deploy with Helm. Remember that for the orbit project, please.",
+     "We deploy with Helm. Remember that for the orbit project", "Helm"),
+    ("explicit", True, "pnpm. remember it for the mobile app too",
+     "pnpm. remember it for the mobile app too", "pnpm"),
+    ("explicit", False, "Vitest. Please remember that for the billing service we also need a "
+     "mock server.", "Vitest", "Vitest"),
+    ("explicit", False, "Vitest. Do you remember that for the billing service?", "Vitest",
+     "Vitest"),
+    # "make it stick" may carry a lasting word or a scope of sessions or projects
+    ("explicit", True, "Metric units. Make that stick permanently.",
+     "Metric units. Make that stick permanently", "Metric"),
+    ("explicit", True, "Short answers please, and make this one stick across sessions.",
+     "Short answers please, and make this one stick across sessions", "Short answers"),
+    ("explicit", True, "British spelling, and make it stick for the docs project.",
+     "British spelling, and make it stick for the docs project", "British"),
+    ("explicit", False, "The label is vinyl and I can't make it stick for more than a day.",
+     "The label is vinyl", "vinyl"),
+    ("explicit", False, "We use Loctite. We tried to make it stick for good but it failed.",
+     "We use Loctite", "Loctite"),
+    # deadpan praise sentences of their own ("Works great for us.", "Never had a problem.")
+    # next to an absurd choice are weak irony; after a sincere choice, or inside a clause,
+    # they are sincere
+    ("sarcastic", True, "Remember we track bugs in PowerPoint. Works great for us. Never had a "
+     "problem.", "Remember we track bugs in PowerPoint", "PowerPoint"),
+    ("sarcastic", True, "Please remember Microsoft Word is my IDE. Runs perfectly with Java.",
+     "Microsoft Word is my IDE", "Microsoft Word"),
+    ("sarcastic", True, "Note that our CRM is an Excel sheet. Works like a charm. Zero "
+     "complaints.", "our CRM is an Excel sheet", "Excel"),
+    ("sarcastic", False, "Please remember VS Code is my code editor. Works great for Python. "
+     "Never had a single problem.", "VS Code is my code editor", "VS Code"),
+    ("sarcastic", False, "Remember we keep invoices in Excel, it works great for the finance "
+     "team.", "Remember we keep invoices in Excel", "Excel"),
+    # mock awe ("Truly visionary.") and award hyperbole ("the Nobel committee is calling")
+    ("sarcastic", True, "Remember Kubernetes as the host for my one-page blog. Someone call the "
+     "Nobel committee.", "Remember Kubernetes as the host for my one-page blog", "Kubernetes"),
+    ("sarcastic", True, "Remember that we run the static site on a mainframe. Truly visionary.",
+     "Remember that we run the static site on a mainframe", "mainframe"),
+    ("sarcastic", True, "Save that our CI runs on a Raspberry Pi under my desk, give that person "
+     "a Turing Award.", "Save that our CI runs on a Raspberry Pi", "Raspberry Pi"),
+    ("sarcastic", True, "Remember Kafka for the contact form. I'm sure the Turing Award people "
+     "are on their way.", "Remember Kafka for the contact form", "Kafka"),
+    ("sarcastic", False, "Remember the mainframe as our deploy target. My aunt used to work for "
+     "the Nobel committee.", "Remember the mainframe as our deploy target", "mainframe"),
+    ("sarcastic", False, "Remember that we deploy to Fly.io. Truly grateful for the tip.",
+     "Remember that we deploy to Fly.io", "Fly.io"),
+    # "who doesn't love <an ordeal>": waiting for a duration, being paged, merge conflicts, a
+    # 40-minute build; not a real pleasure, nor the ordeal without the love
+    ("sarcastic", True, "Remember that we use Jenkins. Who doesn't love a 40-minute build?",
+     "Remember that we use Jenkins", "Jenkins"),
+    ("sarcastic", True, "Remember our team uses Git flow, because everyone loves merge "
+     "conflicts.", "Remember our team uses Git flow", "Git flow"),
+    ("sarcastic", True, "Note that I'm on the on-call rota. I just love being paged at night.",
+     "I'm on the on-call rota", "on-call rota"),
+    ("sarcastic", True, "remember i use yarn 1, who doesnt love waiting forever for an install",
+     "remember i use yarn 1", "yarn 1"),
+    ("sarcastic", False, "Remember I order pizza on Fridays, because who doesn't love pizza.",
+     "Remember I order pizza on Fridays", "pizza"),
+    ("sarcastic", False, "Remember I use pnpm, I hate waiting ten minutes for an install.",
+     "Remember I use pnpm", "pnpm"),
+    ("sarcastic", False, "Remember we take a two-week vacation in August, who doesn't love a "
+     "two-week vacation.", "Remember we take a two-week vacation in August", "August"),
+    ("sarcastic", False, "Remember I like waiting a few days before I merge big PRs.",
+     "Remember I like waiting a few days before I merge big PRs", "big PRs"),
+    ("sarcastic", False, "Remember I love watching movies for hours on Sundays.",
+     "Remember I love watching movies for hours on Sundays", "movies"),
+    # an interjection before a withdrawal ("eh never mind", "welp scratch that") names nothing:
+    # it takes the value back; a withdrawal that names another thing does not
+    ("retracted", True, "save that my shell is fish... ehh never mind, forget it",
+     "save that my shell is fish", "fish"),
+    ("retracted", True, "Remember I use Zed... welp never mind", "Remember I use Zed", "Zed"),
+    ("retracted", True, "remember my editor is helix.. erm scratch that",
+     "remember my editor is helix", "helix"),
+    ("retracted", False, "remember i prefer tabs... eh never mind the linter warning",
+     "remember i prefer tabs", "tabs"),
+    ("retracted", False, "Remember I use Zed. Meh, never mind the typo above.",
+     "Remember I use Zed", "Zed"),
+]
+
 GENERALISATION14_ZH: list[Row] = [
     # a keeping verb at the end of a clause points back at the value before it (记上/记进去/记到…里)
     ("explicit", True, "2026-12-20，帮我记上，到时候倒计时提醒我",
@@ -2474,6 +2559,82 @@ GENERALISATION14_ZH: list[Row] = [
     ("retracted", True, "记住以后回我简洁点，算了还是原来的好。", "记住以后回我简洁点", "简洁"),
 ]
 
+GENERALISATION15_ZH: list[Row] = [
+    # a 呢 closing a first-person statement of what the speaker is busy with is no question
+    ("question", False, "以后回复简短点，我开会呢", "以后回复简短点", "简短"),
+    ("question", False, "以后都用英文回复我，我们赶版本呢", "以后都用英文回复我", "英文"),
+    ("question", False, "以后都用英文回复我，我忙着写论文呢", "以后都用英文回复我", "英文"),
+    ("question", False, "以后都用英文回复我，因为我上班呢", "以后都用英文回复我", "英文"),
+    ("question", True, "以后回复简短点，那我呢", "以后回复简短点", "简短"),
+    ("question", True, "记住我用 vim，我呢", "记住我用 vim", "vim"),
+    ("question", True, "以后回复简短点，我该用哪个呢", "以后回复简短点", "简短"),
+    ("question", True, "以后回复简短点，我用中文还是英文呢", "以后回复简短点", "简短"),
+    ("question", True, "以后回复简短点，我赶作业呢？", "以后回复简短点", "简短"),
+    # a completed action on something else ("X 我已经删掉了") takes nothing back
+    ("retracted", False, "以后开会都用 Teams，Zoom 的订阅我已经取消了", "以后开会都用 Teams",
+     "Teams"),
+    ("retracted", False, "以后默认用 pnpm，我已经把 yarn 的锁文件删掉了", "以后默认用 pnpm",
+     "pnpm"),
+    ("retracted", False, "记住我用 Neovim，VS Code 早就去掉了", "记住我用 Neovim", "Neovim"),
+    ("retracted", True, "记住我用 Neovim，Neovim 我已经删掉了", "记住我用 Neovim", "Neovim"),
+    ("retracted", True, "记住我用 Neovim，我已经删掉了", "记住我用 Neovim", "Neovim"),
+    ("retracted", True, "以后默认用 Vitest 写单测，这条删掉", "以后默认用 Vitest 写单测", "Vitest"),
+    # 从下次/下一次对话/明天 + 开始/起, then an instruction, is a lasting start
+    ("explicit", True, "从下次开始用英文回复我", "从下次开始用英文回复我", "英文"),
+    ("explicit", True, "从下一次对话起，你就用繁体字回复我", "你就用繁体字回复我", "繁体字"),
+    ("explicit", True, "从明天起，回我的时候都用粤语", "回我的时候都用粤语", "粤语"),
+    ("explicit", True, "從下次聊天開始，都用日語跟我對話吧", "都用日語跟我對話吧", "日語"),
+    ("temporary", False, "从下次回复开始都用日语", "从下次回复开始都用日语", "日语"),
+    ("temporary", True, "下次回复用日语", "下次回复用日语", "日语"),
+    ("explicit", False, "从下次开始我就不来上日语课了", "从下次开始我就不来上日语课了", "日语课"),
+    ("explicit", False, "从下周开始我去上海出差", "从下周开始我去上海出差", "上海"),
+    ("explicit", False, "下次聊天用日语跟我对话吧", "下次聊天用日语跟我对话吧", "日语"),
+    # a complaint about repeated or past mistakes (好几次都写错了) corrects nothing
+    ("retracted", False, "记住我姓欧阳，好多次都写错了", "记住我姓欧阳", "欧阳"),
+    ("retracted", False, "记住我的名字是李雯，以前总是写错了", "记住我的名字是李雯", "李雯"),
+    ("retracted", False, "记住我的邮箱是 li@example.com，三次都搞错了",
+     "记住我的邮箱是 li@example.com", "li@example.com"),
+    ("retracted", True, "记住我用 vim，我之前写错了", "记住我用 vim", "vim"),
+    ("retracted", True, "记住我用 vim，之前说错了", "记住我用 vim", "vim"),
+    ("retracted", True, "记住我用 vim。不对，写错了", "记住我用 vim", "vim"),
+    # 以后(这段时间)别 <verb> 给我 after a fact: a lasting prohibition about that fact
+    ("explicit", True, "我中午 12 点到 13 点午休，以后这个时段不要打电话给我",
+     "我中午 12 点到 13 点午休", "12 点"),
+    ("explicit", True, "周末是我的休息时间，以后别发工作消息给我", "周末是我的休息时间", "周末"),
+    ("explicit", True, "晚上 10 点后我就睡了，你以后这段时间别吵我啊", "晚上 10 点后我就睡了",
+     "10 点"),
+    ("explicit", False, "晚上 10 点后我就睡了，他以后这段时间别推消息给我",
+     "晚上 10 点后我就睡了", "10 点"),
+    ("explicit", False, "晚上 10 点后我就睡了，以后这段时间别推消息给我妈",
+     "晚上 10 点后我就睡了", "10 点"),
+    ("explicit", False, "晚上 10 点后我就睡了，昨天这段时间别推消息给我",
+     "晚上 10 点后我就睡了", "10 点"),
+    ("explicit", False, "晚上 10 点后我就睡了，以后这段时间推消息给我",
+     "晚上 10 点后我就睡了", "10 点"),
+    # mock-polite praise: 您 + 可真 + praise
+    ("sarcastic", True, "您可真周到，一句话的事给我列了二十条，记住我最爱看长列表",
+     "记住我最爱看长列表", "长列表"),
+    ("sarcastic", True, "您老可真是太细心了，记住我喜欢每步都解释三遍",
+     "记住我喜欢每步都解释三遍", "每步都解释三遍"),
+    ("sarcastic", True, "您可真贴心。记住我就爱看长篇大论", "记住我就爱看长篇大论", "长篇大论"),
+    ("sarcastic", False, "谢谢你，真贴心，记住我喜欢详细的回答", "记住我喜欢详细的回答", "详细"),
+    ("sarcastic", False, "您真贴心，记住我喜欢详细的回答", "记住我喜欢详细的回答", "详细"),
+    ("sarcastic", False, "您可真是帮了大忙，记住我喜欢详细的回答", "记住我喜欢详细的回答", "详细"),
+    # after a correction, "这条别记" is about the corrected value, not the reason given
+    ("retracted", True, "记住我用 WebStorm……不对，那是我上一份工作用的编辑器，这个别记",
+     "记住我用 WebStorm", "WebStorm"),
+    ("retracted", True, "记住我用 Zsh。说错了，那是公司服务器上的默认配置，这个别记",
+     "记住我用 Zsh", "Zsh"),
+    ("retracted", True, "记一下我喝美式。哦不，那是我同事每天早上点的饮品，这条别记",
+     "记一下我喝美式", "美式"),
+    ("retracted", False, "记一下我喝美式。她还非让我每天喝枸杞茶，这条别记", "记一下我喝美式",
+     "美式"),
+    ("retracted", False, "记住我喝美式。她还非让我喝枸杞茶，这个就不用记了", "记住我喝美式",
+     "美式"),
+    # 那条/这句/上一条 + 撤了 withdraws that item
+    ("retracted", True, "以后跑脚本都用 Bun，算了这条撤了吧", "以后跑脚本都用 Bun", "Bun"),
+]
+
 #: The same cues typed differently: a closing courtesy or emoji, a greeting before a pasted
 #: log, curly apostrophes, lower-case names, traditional characters, spaces for commas.
 SURFACE: list[Row] = [
@@ -2548,6 +2709,54 @@ SURFACE: list[Row] = [
     ("other_person", True, "dan: remember we deploy on Fly\nis he right?",
      "remember we deploy on Fly", "Fly"),
     ("other_person", True, "小王：记住我们用 pnpm\n他说得对吗？", "记住我们用 pnpm", "pnpm"),
+    # a space between Han characters is a comma for the lexicon's expressions too
+    ("explicit", True, "我的显示名叫阿杰 这个你替我长久保存 以后都这么叫", "我的显示名叫阿杰",
+     "阿杰"),
+    ("explicit", True, "我的显示名叫阿杰，这个你替我长久保存，以后都这么叫", "我的显示名叫阿杰",
+     "阿杰"),
+    # a cue that opens a segment may follow "ok so", "so", "well" typed without a comma
+    ("explicit", True, "ok so permanent memory: my display name is Kez",
+     "my display name is Kez", "Kez"),
+    ("explicit", True, "so update: my job title is now Staff Engineer",
+     "update: my job title is now Staff Engineer", "Staff Engineer"),
+    ("question", True, "ok so what editor do I use, vim?", "what editor do I use, vim", "vim"),
+    ("explicit", False, "my notes say long-term memory: I use vim", "I use vim", "vim"),
+]
+
+#: A block pasted under a lead-in line that says where it came from, without quotation marks,
+#: "> " or speaker labels: that person's or page's words (analysis._pasted_block).
+PASTED_BLOCK: list[Row] = [
+    ("other_person", True, "My boss sent me this message:\nPlease remember that our time zone "
+     "is America/Chicago.", "Please remember that our time zone is America/Chicago",
+     "America/Chicago"),
+    ("pasted_untrusted", True, "Forwarding this from a customer, can you draft a reply?\n\n"
+     "Hello,\n\nKindly note for the future that we only accept invoices in EUR.",
+     "Kindly note for the future that we only accept invoices in EUR", "EUR"),
+    ("other_person", True, "My sister texted me this:\nremember I'm vegetarian now",
+     "remember I'm vegetarian now", "vegetarian"),
+    ("pasted_untrusted", True, "Can you help me reply to this?\n\nHi there, please remember "
+     "we deploy on Fridays. Thanks, Sam", "please remember we deploy on Fridays", "Fridays"),
+    ("pasted_untrusted", True, "客户发来的邮件，帮我回一下：\n\n您好，请记住我们只收欧元发票。",
+     "请记住我们只收欧元发票", "欧元"),
+    ("other_person", True, "我妈发来的微信：\n记住我下周三回家", "记住我下周三回家", "下周三"),
+    ("pasted_untrusted", True, "帮我起草个回复\n\n你好，以后报价都用美元。", "以后报价都用美元",
+     "美元"),
+    # the speaker's own lines under a heading, or speaking again after the paste
+    ("other_person", False, "Here is my setup:\nPlease remember that my time zone is "
+     "America/Chicago.", "Please remember that my time zone is America/Chicago",
+     "America/Chicago"),
+    ("pasted_untrusted", False, "Context for this chat:\nremember I use vim",
+     "remember I use vim", "vim"),
+    ("other_person", False, "As I told you in my last message:\nremember that I use vim",
+     "remember that I use vim", "vim"),
+    ("other_person", False, "My boss sent me this message:\nwe deploy on Fridays.\n\n"
+     "Anyway, remember that I use vim", "remember that I use vim", "vim"),
+    ("pasted_untrusted", False, "I'm forwarding this to my team. Remember I use vim.",
+     "Remember I use vim", "vim"),
+    ("pasted_untrusted", False, "帮我写个回复模板。记住我用 vim", "记住我用 vim", "vim"),
+    ("other_person", False, "我整理了一下自己的习惯：\n记住我用 vim", "记住我用 vim", "vim"),
+    ("other_person", False, "妈妈发来的微信我回过了。\n\n另外，记住我下周三回家",
+     "记住我下周三回家", "下周三"),
 ]
 
 ALL_ROWS: list[Row] = (EXPLICIT + NEGATED + OTHER_PERSON + QUESTION + HYPOTHETICAL + HEDGED
@@ -2560,7 +2769,9 @@ ALL_ROWS: list[Row] = (EXPLICIT + NEGATED + OTHER_PERSON + QUESTION + HYPOTHETIC
                        + GENERALISATION11_EN + GENERALISATION11_ZH
                        + GENERALISATION12_EN + GENERALISATION12_ZH
                        + GENERALISATION13_EN + GENERALISATION13_ZH
-                       + GENERALISATION14_EN + GENERALISATION14_ZH + SURFACE)
+                       + GENERALISATION14_EN + GENERALISATION14_ZH + GENERALISATION15_EN
+                       + GENERALISATION15_ZH
+                       + SURFACE + PASTED_BLOCK)
 
 
 def _row_id(row: Row) -> str:
@@ -2904,6 +3115,25 @@ GENERALISATION14_LATER_ZH: list[tuple[bool, tuple[str, str], str, Any]] = [
     (True, ("以后回我详细点，记住。", "之前说的要详细那条作废"), "以后回我详细点", "详细"),
     (True, ("以后回我详细点，记住。", "原来那条不要了"), "以后回我详细点", "详细"),
 ]
+GENERALISATION15_LATER_ZH: list[tuple[bool, tuple[str, str], str, Any]] = [
+    # 那条/上一条/这句 + 撤了/撤掉 in a later message withdraws the instruction
+    (True, ("以后跑脚本都用 Bun，记住。", "上一条撤了"), "以后跑脚本都用 Bun", "Bun"),
+    (True, ("以后跑脚本都用 Bun，记住。", "那条撤掉吧"), "以后跑脚本都用 Bun", "Bun"),
+    (True, ("以后跑脚本都用 Bun，记住。", "这句撤了，我再想想"), "以后跑脚本都用 Bun", "Bun"),
+    (False, ("以后跑脚本都用 Bun，记住。", "我先撤了，明天聊"), "以后跑脚本都用 Bun", "Bun"),
+    (False, ("以后跑脚本都用 Bun，记住。", "那个服务撤了"), "以后跑脚本都用 Bun", "Bun"),
+    (False, ("以后跑脚本都用 Bun，编辑器用 Zed，记住。", "编辑器那条撤了"), "以后跑脚本都用 Bun",
+     "Bun"),
+    (True, ("以后跑脚本都用 Bun，编辑器用 Zed，记住。", "编辑器那条撤了"), "编辑器用 Zed", "Zed"),
+    # a correction, its reason, then "这条别记": the corrected value goes
+    (True, ("记一下我用 WebStorm", "啊不是，那是上家公司的电脑，这条别记"), "记一下我用 WebStorm",
+     "WebStorm"),
+    (False, ("记住我喝美式", "她还非让我喝枸杞茶，这个就不用记了"), "记住我喝美式", "美式"),
+    # a completed action on another thing, a complaint about past mistakes: nothing taken back
+    (False, ("记住我用 Vitest", "Jest 的配置我已经删掉了"), "记住我用 Vitest", "Vitest"),
+    (False, ("记住我的 pronouns 是 she/her", "之前好几次都写错了"),
+     "记住我的 pronouns 是 she/her", "she/her"),
+]
 GENERALISATION14_LATER_EN: list[tuple[bool, tuple[str, str], str, Any]] = [
     # a possessive typed without its apostrophe ("my names Priya") is what "the name bit" names
     (True, ("Keep these on file: I drink oat milk, and my names Priya at work.",
@@ -2929,6 +3159,7 @@ LATER = (SURFACE_LATER + GENERALISATION9_LATER + GENERALISATION10_LATER
          + GENERALISATION4_LATER + GENERALISATION5_LATER
          + GENERALISATION6_LATER_EN + GENERALISATION6_LATER_ZH
          + GENERALISATION7_LATER_EN + GENERALISATION7_LATER_ZH + GENERALISATION14_LATER_ZH
+         + GENERALISATION15_LATER_ZH
          + GENERALISATION14_LATER_EN)
 
 

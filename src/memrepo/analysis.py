@@ -183,7 +183,7 @@ class _Folder:
     def fold(self, text: str) -> str:
         if text.isascii():
             return text.lower()
-        return "".join(self.char(ch) for ch in text)
+        return _han_spaces("".join(self.char(ch) for ch in text))
 
     def fold_mapped(self, text: str) -> _Folded:
         if text.isascii():
@@ -202,7 +202,18 @@ class _Folder:
                 pos += len(out)
         from_orig.append(pos)
         to_orig.append(len(text))
-        return _Folded("".join(parts), to_orig, from_orig, len(text))
+        return _Folded(_han_spaces("".join(parts)), to_orig, from_orig, len(text))
+
+
+#: A space between two Han characters: in Chinese typed without punctuation, the comma.
+_HAN_SPACE_RE = re.compile(r"(?<=[\u4e00-\u9fff])[ \t]+(?=[\u4e00-\u9fff])")
+
+
+def _han_spaces(t: str) -> str:
+    """Folded text with each space between two Han characters made a comma ("记住我用 Emacs
+    啊不对 当我没说", "这个日期你替我长久保存 到时候我要用"): cues written against the comma
+    see it, and the length, so every position, stays the same."""
+    return _HAN_SPACE_RE.sub(lambda m: "," * len(m.group()), t) if " " in t or "\t" in t else t
 
 
 # --------------------------------------------------------------------------- lexicon
@@ -1232,6 +1243,8 @@ def _anchor_flags(ctx: _Ctx, a: int, b: int, has_value: bool, span_end: int, abs
     other += [h.tag for h in ctx.hits.get("other_author", ())]
     quoted_other, quoted_source = _quoted_report(ctx, a, b)
     label_other, label_source = _speaker_line(ctx, a)
+    if not (label_other or label_source):
+        label_other, label_source = _pasted_block(ctx, a)
     quoted_other += label_other
     quoted_source += label_source
     out["other_person"] = other + quoted_other
@@ -1430,7 +1443,7 @@ _SPEAKER_LABEL_RE = re.compile(
 #: lines below it ("老周 10:32", "Dan Smith  10:32 AM", "小王 2026-11-03 10:32").
 _SPEAKER_HEADER_RE = re.compile(
     r"[ \t>]*(?P<name>[^\s\d:,.!?;()\[\]【】<>\"'@#]{1,16}"
-    r"(?:[ \t][^\s\d:,.!?;()\[\]【】<>\"'@#]{1,16}){0,2}?)[ \t]+(?:[-–—·•|,][ \t]*)?"
+    r"(?:[ \t][^\s\d:,.!?;()\[\]【】<>\"'@#]{1,16}){0,2}?)[ \t,]+(?:[-–—·•|,][ \t]*)?"
     r"(?:(?:\d{4}[-/.年]\d{1,2}[-/.月]\d{1,2}日?|\d{1,2}[-/.月]\d{1,2}日?|昨天|前天|今天|yesterday"
     r"|today)[ \t]*)?(?:上午|下午|早上|晚上|中午|凌晨)?\d{1,2}:\d{2}(?::\d{2})?"
     r"(?:[ \t]*(?:am|pm|a\.m\.|p\.m\.))?[ \t]*(?=\n)"
@@ -1630,6 +1643,75 @@ def _attributed(ctx: _Ctx, label: tuple[int, int] | None, name: tuple[int, int],
     return speakers, sources
 
 
+#: Cues of a lead-in line that say the text under it came from someone or somewhere else
+#: on their own ("Forwarded:", "copied from", "draft a reply to this", "帮我总结一下这段")…
+_BLOCK_ORIGIN = ("pasted_header", "pasted_report", "other_person_reported", "text_task")
+#: …and a reporting verb or medium ("wrote", "message", "邮件") that does so only beside
+#: someone or somewhere named ("my boss sent me this message:", "客户发来的邮件：").
+_BLOCK_WHO = ("other_person", "other_person_cased", "quote_source")
+#: How many lines above the value a lead-in may stand (an e-mail's greeting and paragraphs).
+_BLOCK_REACH = 12
+
+
+#: Discourse openers typed before a segment's first word without a comma ("ok so Long-term
+#: memory please: …", "so update: my title is now …"): cues that must open a segment
+#: (`"at": "start"`) may also follow them.
+_OPENER_RE = re.compile(
+    r"[ \t]*(?:(?:ok(?:ay)?|so|alright|right|well|hey|hi|hello|um+|uh+|oh|and|also|anyway|btw"
+    r"|actually|yeah|yep|yes|sure|cool|great|hm+)\b[ \t.!-]*)+", re.ASCII)
+
+
+def _pasted_block(ctx: _Ctx, a: int) -> tuple[list[str], list[str]]:
+    """(other_person, pasted_untrusted) cues for a value in a block of text pasted under a
+    lead-in line that says where it came from, without quotation marks, "> " or speaker
+    labels: "Forwarding this from my client Dana, can you draft a reply?\n\nHi! Please note
+    for the future that our time zone is …", "My boss sent me this message:\nPlease remember
+    …", "客户发来的邮件，帮我回一下：\n请记住…". It is that person's or that page's words,
+    exactly as a quotation with that lead-in is.
+
+    The lead-in is a line ending in ":" or followed by a blank line, above the value's line
+    and within _BLOCK_REACH lines. A line that opens with a change of topic or a
+    continuation between them ("Anyway, remember I use Vim", "另外…") is the user speaking
+    again, and so is the speaker's own reporting ("As I told you:", a `self_quote`)."""
+    t = ctx.t
+    line_start = t.rfind("\n", 0, a) + 1
+    pos = line_start
+    for _ in range(_BLOCK_REACH):
+        if pos == 0:
+            return [], []
+        if _opens_with(ctx, pos, "topic_shift") or _opens_with(ctx, pos, "continuation"):
+            return [], []
+        prev = t.rfind("\n", 0, pos - 1) + 1
+        line = t[prev:pos - 1].rstrip()
+        below = t.find("\n", pos)
+        if line and (line.endswith(":") or not t[pos:len(t) if below < 0 else below].strip()):
+            found = _block_origin(ctx, prev, prev + len(line))
+            if found is not None:
+                return found
+        pos = prev
+    return [], []
+
+
+def _block_origin(ctx: _Ctx, a: int, b: int) -> tuple[list[str], list[str]] | None:
+    """The cues of a lead-in line [a, b) that attribute the text under it, if any."""
+    if ctx.hits_in("self_quote", a, b):
+        return None
+    origin = [h for fam in _BLOCK_ORIGIN for h in ctx.hits_in(fam, a, b)]
+    who = [h for fam in _BLOCK_WHO for h in ctx.hits_in(fam, a, b)]
+    reporting = ctx.hits_in("quote_speaker", a, b)
+    if not origin and not (who and reporting):
+        return None
+    speakers: list[str] = []
+    sources: list[str] = []
+    for h in origin + who + reporting:
+        flag = h.tag.split(":", 1)[0]
+        if flag in ("text_task", "quote_source"):      # material to work on, a place
+            flag = "pasted_untrusted"
+        (sources if flag == "pasted_untrusted" else speakers).append(
+            f"{flag}:{h.entry.lang}:pasted block ({h.entry.cue})")
+    return speakers, sources
+
+
 # --------------------------------------------------------------------------- retraction
 
 
@@ -1779,6 +1861,7 @@ def _named(lex: _Lexicon, t: str, hits: Iterable[_Hit], segs: Sequence[tuple[int
     cjk_after: list[tuple[int, int]] = []   # CJK only: "更正一下刚才那个报错"
     latin: list[tuple[int, int]] = []       # Latin only: inside "scratch the … part"
     points_back = False
+    hits = list(hits)
     starts = [a for a, _ in segs]           # the segments of the hits' sentence
     for h in hits:
         gi = max(0, bisect_right(starts, h.start) - 1)
@@ -1815,11 +1898,14 @@ def _named(lex: _Lexicon, t: str, hits: Iterable[_Hit], segs: Sequence[tuple[int
                 spans.append((na, nb))
         # "她还让我喝枸杞茶，这个就不用记了": a cue in a segment that opens on a bare
         # demonstrative points back at the thing the previous segment just said – not at
-        # a reason to wait ("架构评审还没过，这个先别记"), which is about the memory.
+        # a reason to wait ("架构评审还没过，这个先别记"), which is about the memory, nor at
+        # the reason a correction before it gives ("啊不是，那是上家公司的电脑，这条别记").
         if m is None and gi > 0 and _CJK_DEMONSTRATIVE_RE.match(t, sa) and \
                 not _tokens(lex, t, [(sa, h.start), (h.end, max(h.end, sb)), *inside],
                             unigrams=True) \
-                and _says_a_thing(lex, t, segs[gi - 1]):
+                and _says_a_thing(lex, t, segs[gi - 1]) \
+                and not any(c.entry.family == "corrected" and c.start < segs[gi - 1][0]
+                            for c in hits):
             pa, pb = segs[gi - 1]
             if any(pa <= va < pb for va, _ in values):
                 spans.append((pa, pb))
@@ -2195,6 +2281,7 @@ def analyse(
     soft = outside_value(structural.get("soft_break", []))
     sents = _split(t, protect, hard, soft, lex.abbreviations)
     seg_starts = [s for sent in sents for s, _ in sent.segs]
+    seg_starts += [m.end() for s in seg_starts if (m := _OPENER_RE.match(t, s)) and m.end() > s]
     scanned = _scan(lex, t, only=lex.cue_families, seg_starts=seg_starts,
                     orig=text.translate(_STRAIGHTEN),
                     folded=folded, phrases=phrases)

@@ -15,7 +15,9 @@ and converts to traditional characters with OpenCC, a dependency of the gate.
 
 from __future__ import annotations
 
+import functools
 import json
+import re
 import sys
 from collections.abc import Callable, Iterable
 from pathlib import Path
@@ -42,6 +44,9 @@ def _each_char(table: dict[str, str]) -> Edit:
 
 
 _CURLY = _each_char({"'": "\u2019"})
+#: Each sentence on a line of its own, as many people type in chat.
+_LINES_EN: Edit = functools.partial(re.compile(r"(?<=[.!?]) +(?=[A-Za-z])").sub, "\n")
+_LINES_ZH: Edit = functools.partial(re.compile(r"(?<=[。！？])(?=[^。！？])").sub, "\n")
 _HALFWIDTH = _each_char({"，": ",", "：": ":", "！": "!", "？": "?"})
 
 #: (language, name) -> (an edit of every text and quote, or None; text typed before and
@@ -53,12 +58,15 @@ VARIANTS: dict[tuple[str, str], tuple[Edit | None, str, str]] = {
     ("en", "next-line"): (None, "", "\nAnyway, how is your day going?"),
     ("en", "curly"): (_CURLY, "", ""),
     ("en", "lower"): (str.lower, "", ""),
+    ("en", "ok-so"): (None, "ok so ", ""),
+    ("en", "lines"): (_LINES_EN, "", ""),
     ("en", "typed"): (_CURLY, "hey, ", " thx \U0001f642"),
     ("zh", "thanks"): (None, "", "，谢啦"),
     ("zh", "um"): (None, "嗯，", ""),
     ("zh", "next-line"): (None, "", "\n对了，你今天怎么样？"),
     ("zh", "traditional"): (_TRAD, "", ""),
     ("zh", "halfwidth"): (_HALFWIDTH, "", ""),
+    ("zh", "lines"): (_LINES_ZH, "", ""),
     ("zh", "typed"): (_TRAD, "嗯，", "，謝啦"),
 }
 
