@@ -2465,6 +2465,137 @@ GENERALISATION15_EN: list[Row] = [
      "Remember I use Zed", "Zed"),
 ]
 
+GENERALISATION16_EN: list[Row] = [
+    # a polite request to remember "my <kind of fact>" asked on its own heads the next
+    # sentence when that one only gives the value, pointing back ("they're", "it's")
+    ("explicit", True, "can you remember my pronouns? they're she/they. ty!",
+     "can you remember my pronouns? they're she/they", "she/they"),
+    ("explicit", True, "Could you save my timezone? It's Europe/Berlin.",
+     "Could you save my timezone? It's Europe/Berlin", "Europe/Berlin"),
+    ("explicit", True, "Can you note my preferred editor? That's Helix.",
+     "Can you note my preferred editor? That's Helix", "Helix"),
+    ("explicit", True, "would you remember my package manager please? it is pnpm",
+     "would you remember my package manager please? it is pnpm", "pnpm"),
+    ("explicit", True, "can you remember my time zone? oh it's Asia/Tokyo",
+     "can you remember my time zone? oh it's Asia/Tokyo", "Asia/Tokyo"),
+    ("explicit", False, "do you remember my pronouns? they're she/they.",
+     "they're she/they", "she/they"),
+    ("explicit", False, "can you remember my sister's pronouns? they're she/they.",
+     "they're she/they", "she/they"),
+    ("explicit", False, "can you remember my pronouns? they were she/they last year.",
+     "they were she/they", "she/they"),
+    ("explicit", False, "can you remember my favourite band? it's Muse.", "it's Muse", "Muse"),
+    ("explicit", False, "can you remember my pronouns from last time? they're she/they.",
+     "they're she/they", "she/they"),
+    ("explicit", False, "can you use my editor? it's Helix.", "it's Helix", "Helix"),
+    ("explicit", False, "if I asked, could you remember my pronouns? they're she/they.",
+     "they're she/they", "she/they"),
+    ("explicit", False, "can you remember my pronouns?\n\nthey're she/they.",
+     "they're she/they", "she/they"),
+    # a colon lead-in ("Store both of these:") may name where the facts apply: a project,
+    # repo, service or app of up to three name words, or a hyphenated or dotted name
+    ("explicit", True, "Store both of these for the inventory project: test framework = Vitest, "
+     "API style = GraphQL.", "Store both of these for the inventory project: test framework = "
+     "Vitest", "Vitest"),
+    ("explicit", True, "Save these for the chat-widget service: deploy target = Fly.io",
+     "deploy target = Fly.io", "Fly.io"),
+    ("explicit", True, "Note both for chat-widget: linter = Biome", "linter = Biome", "Biome"),
+    ("explicit", True, "Remember both of these for my side gig app: DB = Postgres",
+     "DB = Postgres", "Postgres"),
+    ("explicit", True, "Permanent notes for the inventory web app: DB = Postgres",
+     "DB = Postgres", "Postgres"),
+    ("explicit", False, "Store both of these for my wife: coffee = flat white",
+     "coffee = flat white", "flat white"),
+    ("explicit", False, "Compare both of these for the inventory project: Vitest, Jest",
+     "Vitest", "Vitest"),
+    # a project name with a hyphen, digits or dots, or of two words, before the scope noun
+    # of "remember that for the … project"
+    ("explicit", True, "Fly.io. Please remember that for the chat-widget project.",
+     "Fly.io. Please remember that for the chat-widget project", "Fly.io"),
+    ("explicit", True, "Vitest. Please remember that for the chat widget project.",
+     "Vitest. Please remember that for the chat widget project", "Vitest"),
+    ("explicit", True, "Vitest. Please remember that for the api-v2 service.",
+     "Vitest. Please remember that for the api-v2 service", "Vitest"),
+    ("explicit", True, "Vitest. Please remember that for the shop.example.com site.",
+     "Vitest. Please remember that for the shop.example.com site", "Vitest"),
+    ("explicit", False, "Vitest. Please remember that for the chat-widget project we still "
+     "need a mock server.", "Vitest", "Vitest"),
+    ("explicit", False, "Vitest. Please remember that for the chat-app.", "Vitest", "Vitest"),
+    # mock praise: "truly the X of champions", a sentence of one lofty word ("Magnificent.");
+    # "X of champions" alone, lifelong hyperbole and mock permission only next to an absurd
+    # choice
+    ("sarcastic", True, "Fourteen minutes. Magnificent. Truly the package manager of champions "
+     "👏👏 By all means remember that I want yarn classic on every project for the rest of my "
+     "natural life.", "remember that I want yarn classic on every project", "yarn classic"),
+    ("sarcastic", True, "Remember I use yarn classic. Truly the package manager of champions.",
+     "Remember I use yarn classic", "yarn classic"),
+    ("sarcastic", True, "Forty minutes for a build. Magnificent. Remember we use Jenkins.",
+     "Remember we use Jenkins", "Jenkins"),
+    ("sarcastic", True, "Remember our database is an Excel sheet, the database of champions.",
+     "Remember our database is an Excel sheet", "Excel"),
+    ("sarcastic", True, "Remember our editor is Notepad, for the rest of my natural life.",
+     "Remember our editor is Notepad", "Notepad"),
+    ("sarcastic", False, "Remember I drink black coffee, the breakfast of champions.",
+     "Remember I drink black coffee", "black coffee"),
+    ("sarcastic", False, "Remember my wedding venue is the old castle, it was magnificent.",
+     "Remember my wedding venue is the old castle", "old castle"),
+    ("sarcastic", False, "Remember I use Vim for the rest of my natural life.",
+     "Remember I use Vim", "Vim"),
+    ("sarcastic", False, "By all means remember that I use Vim.", "remember that I use Vim",
+     "Vim"),
+    # a necessity "apparently optional" / "a luxury now" / "for the weak", and the skull
+    # trailing a claim as laughter does
+    ("sarcastic", True, "ha. sure, set my quiet hours to 00:00–00:01, sleep is apparently "
+     "optional in this job 💀", "set my quiet hours to 00:00–00:01",
+     {"start": "00:00", "end": "00:01"}),
+    ("sarcastic", True, "Book my standups at 7am, weekends are apparently a luxury now.",
+     "Book my standups at 7am", "7am"),
+    ("sarcastic", True, "Remember I work through lunch, sleep is for the weak.",
+     "Remember I work through lunch", "lunch"),
+    ("sarcastic", True, "Remember my title is Chief Snack Officer 💀",
+     "Remember my title is Chief Snack Officer", "Chief Snack Officer"),
+    ("sarcastic", False, "Remember I skip lunch on Mondays, lunch is optional for me.",
+     "Remember I skip lunch on Mondays", "Mondays"),
+    ("sarcastic", False, "Remember attendance at the retro is apparently optional now, and I "
+     "use Zoom.", "I use Zoom", "Zoom"),
+    ("sarcastic", False, "💀 that meeting ran long. Remember my title is Staff Engineer.",
+     "Remember my title is Staff Engineer", "Staff Engineer"),
+    # a friendly smile typed twice after a word stays friendly
+    ("sarcastic", False, "Don't forget: my display name is Kofi A. — use that when you greet "
+     "me 🙂 🙂", "my display name is Kofi A.", "Kofi A."),
+    ("sarcastic", True, "Remember my editor is Vim 🙂🙂", "Remember my editor is Vim", "Vim"),
+    ("sarcastic", True, "Remember my editor is Vim. 🙂 🙂", "Remember my editor is Vim", "Vim"),
+    # a bounded stay: a date range ("from Nov 10 to Nov 21", "between the 3rd and the 9th",
+    # "Dec 2-6") and "for those dates / that week / the trip"; not a date that moved, times,
+    # weekdays or two single dates
+    ("temporary", True, "I'm in Tokyo from Nov 10 to Nov 21 — set my timezone to Asia/Tokyo "
+     "for those dates pls", "set my timezone to Asia/Tokyo for those dates", "Asia/Tokyo"),
+    ("temporary", True, "I'm in Lisbon between the 3rd and the 9th, set my timezone to "
+     "Europe/Lisbon", "set my timezone to Europe/Lisbon", "Europe/Lisbon"),
+    ("temporary", True, "Heading to Denver Dec 2-6, please set my timezone to America/Denver",
+     "set my timezone to America/Denver", "America/Denver"),
+    ("temporary", True, "I'm in Rome from 10/11 to 21/11, set my timezone to Europe/Rome",
+     "set my timezone to Europe/Rome", "Europe/Rome"),
+    ("temporary", True, "Set my timezone to Asia/Tokyo for that week.",
+     "Set my timezone to Asia/Tokyo for that week", "Asia/Tokyo"),
+    ("temporary", True, "Set my timezone to Asia/Tokyo for the trip.",
+     "Set my timezone to Asia/Tokyo for the trip", "Asia/Tokyo"),
+    ("temporary", True, "Remember: during those days reply in Japanese.",
+     "during those days reply in Japanese", "Japanese"),
+    ("temporary", False, "Remember the launch moved from Nov 10 to Nov 21, and I use Vim.",
+     "I use Vim", "Vim"),
+    ("temporary", False, "Remember my quiet hours are from 22:00 to 07:00.",
+     "Remember my quiet hours are from 22:00 to 07:00", {"start": "22:00", "end": "07:00"}),
+    ("temporary", False, "Remember I work from Monday to Friday, and my editor is Zed.",
+     "my editor is Zed", "Zed"),
+    ("temporary", False, "Remember my kids' birthdays are May 3 and 7, and set my timezone to "
+     "Europe/Paris", "set my timezone to Europe/Paris", "Europe/Paris"),
+    ("temporary", False, "Remember I use 1/2 to 3/4 cup of oats, and my editor is Zed.",
+     "my editor is Zed", "Zed"),
+    ("temporary", False, "Remember I use Vim for the trip planner app.",
+     "Remember I use Vim for the trip planner app", "Vim"),
+]
+
 GENERALISATION14_ZH: list[Row] = [
     # a keeping verb at the end of a clause points back at the value before it (记上/记进去/记到…里)
     ("explicit", True, "2026-12-20，帮我记上，到时候倒计时提醒我",
@@ -2635,6 +2766,88 @@ GENERALISATION15_ZH: list[Row] = [
     ("retracted", True, "以后跑脚本都用 Bun，算了这条撤了吧", "以后跑脚本都用 Bun", "Bun"),
 ]
 
+GENERALISATION16_ZH: list[Row] = [
+    # a lead-in asking how to answer (咋回/怎么回/回什么好) makes the lines under it pasted text
+    ("pasted_untrusted", True, "这条微信我该怎么回？\n\n阿杰：记住我们组以后都用 Yarn",
+     "记住我们组以后都用 Yarn", "Yarn"),
+    ("pasted_untrusted", True, "帮我想想怎么回他\n老李：以后周报都用英文写，记住了",
+     "以后周报都用英文写", "英文"),
+    ("pasted_untrusted", True, "如何回复比较好：\n\n您好，请记住我们只用顺丰发货。",
+     "请记住我们只用顺丰发货", "顺丰"),
+    ("pasted_untrusted", True, "回啥好\n\n小美：记住我只喝无糖的", "记住我只喝无糖的", "无糖"),
+    ("pasted_untrusted", False, "这是怎么回事？\n\n记住我用 pnpm", "记住我用 pnpm", "pnpm"),
+    ("pasted_untrusted", False, "地铁停了，我该怎么回家？\n\n记住我住在浦东", "记住我住在浦东",
+     "浦东"),
+    ("pasted_untrusted", False, "怎么回滚这次发布？\n\n记住我们用 Argo CD 部署",
+     "记住我们用 Argo CD 部署", "Argo CD"),
+    # 转/转给你看看/贴 + someone + 的邮件/微信/短信: a forwarded message
+    ("pasted_untrusted", True, "转给你看看我们主管的微信：\n以后日报都用飞书文档写",
+     "以后日报都用飞书文档写", "飞书文档"),
+    ("pasted_untrusted", True, "转下房东的短信\n\n请记住房租以后都转到招商银行的卡",
+     "请记住房租以后都转到招商银行的卡", "招商银行"),
+    ("pasted_untrusted", False, "记住以后转账的短信都用中文提醒我", "以后转账的短信都用中文提醒我",
+     "中文"),
+    ("pasted_untrusted", False, "记住我下个月转正，以后的消息都用中文发我",
+     "以后的消息都用中文发我", "中文"),
+    ("pasted_untrusted", False, "帮我转一下老板的消息给小王。记住我用 vim", "记住我用 vim",
+     "vim"),
+    # a letter's greeting to someone else, on a line of its own
+    ("pasted_untrusted", True, "王总您好：\n以后合同都用 PDF 发给我们。\n\n这个怎么处理",
+     "以后合同都用 PDF 发给我们", "PDF"),
+    ("pasted_untrusted", True, "李老师好，\n请记住下周的作业都用 PDF 提交。",
+     "请记住下周的作业都用 PDF 提交", "PDF"),
+    ("pasted_untrusted", False, "老师您好，\n记住我的时区是 Asia/Shanghai",
+     "记住我的时区是 Asia/Shanghai", "Asia/Shanghai"),
+    ("pasted_untrusted", False, "你好，\n记住我的时区是 Asia/Shanghai",
+     "记住我的时区是 Asia/Shanghai", "Asia/Shanghai"),
+    # a chore called a joy; a grudging 行啊 after wasted effort
+    ("sarcastic", True, "记住以后周报都用 Google Docs 写，一周改稿改五十遍，简直是人生一大乐事",
+     "记住以后周报都用 Google Docs 写", "Google Docs"),
+    ("sarcastic", True, "以后都给我用英制单位吧 天天换算 人生一大乐事", "以后都给我用英制单位吧",
+     "imperial"),
+    ("sarcastic", True, "害我对账对了一晚上，好得很，记住以后账单都导成 CSV",
+     "记住以后账单都导成 CSV", "CSV"),
+    ("sarcastic", True, "我自己填表填了一下午 行啊 记住以后表格都用 PDF", "记住以后表格都用 PDF",
+     "PDF"),
+    ("sarcastic", False, "记住我周末都去钓鱼，钓鱼简直是人生乐趣", "记住我周末都去钓鱼", "钓鱼"),
+    ("sarcastic", False, "记住我睡前喝洋甘菊茶，对账对到十点，回家泡个澡，简直是享受",
+     "记住我睡前喝洋甘菊茶", "洋甘菊茶"),
+    ("sarcastic", False, "记住我爱看《甄嬛传》，看了八百遍，简直是享受", "记住我爱看《甄嬛传》",
+     "甄嬛传"),
+    ("sarcastic", False, "我自己研究了半小时，行吧，记住我用 Neovim", "记住我用 Neovim", "Neovim"),
+    ("sarcastic", False, "行啊，记住以后单位都用英制", "记住以后单位都用英制", "imperial"),
+    ("sarcastic", False, "我们讨论了半小时，行啊，就这么定，测试框架用 Vitest", "测试框架用 Vitest",
+     "Vitest"),
+    # mock praise beside a disaster; a reward predicted after one
+    ("sarcastic", True, "记住 日志库就用 Redis 它真是太棒了 上线当晚数据全丢了",
+     "记住 日志库就用 Redis", "Redis"),
+    ("sarcastic", True, "上线就崩了，真是绝了，记住以后部署都用 Jenkins",
+     "记住以后部署都用 Jenkins", "Jenkins"),
+    ("sarcastic", True, "迁移完订单全丢了 记住以后迁移都用 Flyway 领导肯定给我发奖金",
+     "记住以后迁移都用 Flyway", "Flyway"),
+    ("sarcastic", True, "deploy.sh 真牛 一跑生产就崩了 记住以后发布都用 deploy.sh",
+     "记住以后发布都用 deploy.sh", "deploy.sh"),
+    ("sarcastic", False, "这个方案真是绝了，记住以后就用 ClickHouse", "记住以后就用 ClickHouse",
+     "ClickHouse"),
+    ("sarcastic", False, "记住以后都用 Postgres，真是绝了，以前 MySQL 动不动就崩了",
+     "记住以后都用 Postgres", "Postgres"),
+    ("sarcastic", False, "记住订单库以后用 TiDB，迁移时一条数据都没丢，老板肯定给我加鸡腿",
+     "记住订单库以后用 TiDB", "TiDB"),
+    ("sarcastic", False, "上次数据全丢了，这次换成 Postgres，记住订单库以后就用 Postgres，"
+     "老板肯定给我加鸡腿", "记住订单库以后就用 Postgres", "Postgres"),
+    # …also when the punchline runs into the instruction's sentence; a switch is sincere
+    ("sarcastic", True, "你上回推荐的 Kafka 真是绝了，上线当天消息就全丢了。记住，以后就用它，"
+     "领导肯定给我发奖金。", "以后就用它", "Kafka"),
+    ("sarcastic", True, "新上的 Redis 缓存方案真牛，第一天用户数据就丢得一干二净。"
+     "记住，以后就用这个。", "以后就用这个", "Redis"),
+    ("sarcastic", False, "MongoDB 真是绝了，数据全丢了，记住订单库以后换成 Postgres",
+     "记住订单库以后换成 Postgres", "Postgres"),
+    ("sarcastic", False, "上次数据全丢了，幸好有 Restic。记住以后就用它备份", "记住以后就用它备份",
+     "Restic"),
+    ("sarcastic", False, "旧服务器直接挂了，新机器很稳，记住以后就用它", "记住以后就用它",
+     "新机器"),
+]
+
 #: The same cues typed differently: a closing courtesy or emoji, a greeting before a pasted
 #: log, curly apostrophes, lower-case names, traditional characters, spaces for commas.
 SURFACE: list[Row] = [
@@ -2714,6 +2927,19 @@ SURFACE: list[Row] = [
      "阿杰"),
     ("explicit", True, "我的显示名叫阿杰，这个你替我长久保存，以后都这么叫", "我的显示名叫阿杰",
      "阿杰"),
+    # with no comma in the message, a space after a Latin word or a number is one before a
+    # word that opens a clause; a Latin word put first is a topic, not a clause of its own
+    ("other_person", False, "记住我用 pnpm 我同事用 yarn 那是他的事", "记住我用 pnpm", "pnpm"),
+    ("other_person", True, "记住我用 pnpm 我同事用 yarn 那是他的事", "我同事用 yarn", "yarn"),
+    ("temporary", False, "记牢了：安静时段 23:30 到 07:00 这段时间别打扰我",
+     "安静时段 23:30 到 07:00 这段时间别打扰我", "23:30"),
+    ("negated", False, "等下 回复风格那条不要了吧 Vim 留着", "Vim 留着", "Vim"),
+    ("negated", True, "记住：tabs 我这辈子都不会碰", "tabs 我这辈子都不会碰", "tabs"),
+    ("negated", True, "VS Code 我早卸了 记一下", "VS Code 我早卸了", "VS Code"),
+    ("hypothetical", True, "用 Docker 部署的话会快一点 你觉得呢", "用 Docker 部署的话会快一点",
+     "Docker"),
+    # …but where the message has commas, such a space is typography
+    ("other_person", True, "记住我用 pnpm 我同事用 yarn，那是他的事", "记住我用 pnpm", "pnpm"),
     # a cue that opens a segment may follow "ok so", "so", "well" typed without a comma
     ("explicit", True, "ok so permanent memory: my display name is Kez",
      "my display name is Kez", "Kez"),
@@ -2770,7 +2996,7 @@ ALL_ROWS: list[Row] = (EXPLICIT + NEGATED + OTHER_PERSON + QUESTION + HYPOTHETIC
                        + GENERALISATION12_EN + GENERALISATION12_ZH
                        + GENERALISATION13_EN + GENERALISATION13_ZH
                        + GENERALISATION14_EN + GENERALISATION14_ZH + GENERALISATION15_EN
-                       + GENERALISATION15_ZH
+                       + GENERALISATION15_ZH + GENERALISATION16_EN + GENERALISATION16_ZH
                        + SURFACE + PASTED_BLOCK)
 
 

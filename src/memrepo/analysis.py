@@ -153,10 +153,32 @@ class _Folder:
     """
 
     def __init__(self, variants: Mapping[str, str],
-                 to_simplified: Callable[[str], str] | None = None) -> None:
+                 to_simplified: Callable[[str], str] | None = None,
+                 space_openers: Sequence[str] = ()) -> None:
         self._variants = dict(variants)
         self._to_simplified = to_simplified
         self._cache: dict[str, str] = {}
+        words = sorted({w for w in space_openers if w}, key=len, reverse=True)
+        self._latin_space = re.compile(
+            r"(?<=[a-z0-9)\]])[ \t]+(?=(?:" + "|".join(map(re.escape, words)) + r"))"
+            r"|(?<=[吧啊呢吗哈呀哦嘛啦])[ \t]+(?=[a-z0-9])") if words else None
+
+    def _spaces(self, t: str) -> str:
+        """Folded text with the spaces that stand for commas made commas (same length, so
+        every position holds). In Chinese typed without punctuation a space between two Han
+        characters is the comma ("这个你替我长久保存 到时候要用"). Beside a Latin word or a
+        number a space is ordinary typography ("我用 pnpm 写代码"), so in a message with no
+        comma at all it is one only before a word that opens a clause (lexicon
+        ``space_openers``: "记住我用 pnpm 我同事用 yarn", "23:30 到 07:00 这段时间别打扰我")
+        or after a closing particle ("那条不要了吧 Vim 留着")."""
+        if " " not in t and "\t" not in t:
+            return t
+        comma = lambda m: "," * len(m.group())          # noqa: E731
+        out = _HAN_SPACE_RE.sub(comma, t)
+        if self._latin_space is not None and "," not in t and _CJK_RE.search(out):
+            out = self._latin_space.sub(lambda m: comma(m) if _mid_clause(out, m.start())
+                                        else m.group(), out)
+        return out
 
     def _han(self, c: str) -> str:
         """A traditional character as its simplified form ("記" → "记"); the lexicon's own
@@ -183,7 +205,7 @@ class _Folder:
     def fold(self, text: str) -> str:
         if text.isascii():
             return text.lower()
-        return _han_spaces("".join(self.char(ch) for ch in text))
+        return self._spaces("".join(self.char(ch) for ch in text))
 
     def fold_mapped(self, text: str) -> _Folded:
         if text.isascii():
@@ -202,18 +224,26 @@ class _Folder:
                 pos += len(out)
         from_orig.append(pos)
         to_orig.append(len(text))
-        return _Folded(_han_spaces("".join(parts)), to_orig, from_orig, len(text))
+        return _Folded(self._spaces("".join(parts)), to_orig, from_orig, len(text))
+
+
+#: A run of Latin words, numbers and their punctuation ("VS Code", "2026-12-01", "23:30").
+_LATIN_RUN_END_RE = re.compile(r"[a-z0-9][a-z0-9 .:/+#_-]*\Z")
+
+
+def _mid_clause(t: str, i: int) -> bool:
+    """Does the Latin run ending at ``i`` follow Han text ("我用 pnpm")? One that opens its
+    clause is a topic put first ("tabs 我这辈子都不会碰", "VS Code 我早卸了"): the words after
+    it are its comment, not a new clause."""
+    m = _LATIN_RUN_END_RE.search(t, max(0, i - 40), i)
+    if m is None:
+        return True                              # after a particle: "…不要了吧 Vim 留着"
+    before = t[:m.start()].rstrip(" \t")
+    return bool(before) and _CJK_RE.match(before[-1]) is not None
 
 
 #: A space between two Han characters: in Chinese typed without punctuation, the comma.
 _HAN_SPACE_RE = re.compile(r"(?<=[\u4e00-\u9fff])[ \t]+(?=[\u4e00-\u9fff])")
-
-
-def _han_spaces(t: str) -> str:
-    """Folded text with each space between two Han characters made a comma ("记住我用 Emacs
-    啊不对 当我没说", "这个日期你替我长久保存 到时候我要用"): cues written against the comma
-    see it, and the length, so every position, stays the same."""
-    return _HAN_SPACE_RE.sub(lambda m: "," * len(m.group()), t) if " " in t or "\t" in t else t
 
 
 # --------------------------------------------------------------------------- lexicon
@@ -507,7 +537,8 @@ def _lexicon() -> _Lexicon:
         abbreviations.update(a.lower() for a in data.get("abbreviations", ()))
         stopwords.update(w.lower() for w in data.get("target_stopwords", ()))
         stop_chars.update("".join(data.get("target_stop_chars", ())))
-    folder = _Folder(variants, opencc.OpenCC("t2s").convert)
+    folder = _Folder(variants, opencc.OpenCC("t2s").convert,
+                     [w for data in raw_files.values() for w in data.get("space_openers", ())])
     stop_bigrams: set[str] = set()
     for data in raw_files.values():             # a cue's own words name nothing
         for name in _RETRACTED:
@@ -549,6 +580,11 @@ def _sign_off_pattern(phrases: Sequence[str]) -> re.Pattern[str] | None:
     parts = [_phrase_source(p) for p in alternatives]
     return re.compile(r"(?:" + "|".join(parts) + r")(?:[\s,]*(?:啦|了|呀|哈|哦|喔|嗷|you|u))?"
                       + _TRAILER + r"\Z")
+
+
+def _fold_message(lex: _Lexicon, text: str) -> str:
+    """A whole message as the cues see it: folded, a closing courtesy blanked."""
+    return _without_sign_off(lex, lex.folder.fold(text))
 
 
 def _without_sign_off(lex: _Lexicon, t: str) -> str:
@@ -1202,7 +1238,7 @@ def _anchor_flags(ctx: _Ctx, a: int, b: int, has_value: bool, span_end: int, abs
     own_explicit = tags("explicit", ss, se)
     explicit = tags("explicit", sent.start, se) + frame_tags("explicit", later)
     if not explicit:
-        explicit = _prior_explicit(ctx, si)
+        explicit = _prior_explicit(ctx, si) or _kind_request(ctx, si, a)
     out["explicit"] = explicit
 
     # temporary: own, frames anywhere, earlier unless a lasting word follows it up to the
@@ -1277,14 +1313,16 @@ def _sarcasm(ctx: _Ctx, si: int, absurd: bool, a: int, seg: tuple[int, int]) -> 
     Weak markers ("best … ever", "最爱") count only next to an absurd choice. Laughter
     ("lmao", "haha", "哈哈哈") marks a joke when it trails the value in its own segment,
     closes the value's sentence ("…, haha.") or stands alone right after it; a leading
-    "哈哈，" or a laugh about something else ("(finally got promoted lol)") does not."""
+    "哈哈，" or a laugh about something else ("(finally got promoted lol)") does not.
+    A marker that runs into the value's sentence from an earlier one counts there, where its
+    punchline is ("…数据全丢了。记住，以后就用它，老板肯定给我加鸡腿")."""
     sent = ctx.sents[si]
     found: list[str] = []
     families = ("sarcastic", "sarcastic_weak") if absurd else ("sarcastic",)
     for fam in families:
         for h in ctx.hits.get(fam, ()):
             after = fam == "sarcastic" and h.start >= sent.end
-            if sent.start <= h.start < sent.end or h.entry.anywhere or after:
+            if h.start < sent.end and h.end > sent.start or h.entry.anywhere or after:
                 found.append(h.tag)
         for j in range(len(ctx.sents)):
             if j != si and ctx.sentence_frame(j, fam):
@@ -1355,6 +1393,46 @@ def _prior_explicit(ctx: _Ctx, si: int) -> list[str]:
         if header:                             # another list's header: stop looking
             return []
     return []
+
+
+#: A kind of fact named after "my" in a request: one to three words, the last a `kind_words`
+#: entry ("my pronouns", "my preferred editor", "my time zone").
+_KIND_OBJECT_RE = re.compile(r"[a-z][a-z-]*(?:\s+[a-z][a-z-]*){0,2}")
+_MY_BEFORE_RE = re.compile(r"\bmy\s+\Z")
+
+
+def _kind_request(ctx: _Ctx, si: int, a: int) -> list[str]:
+    """"can you remember my pronouns? they're she/they": a polite request to remember "my
+    <kind of fact>", asked as a sentence of its own, heads the next sentence when that one
+    only gives the value, pointing back ("they're", "it's", "that's": `value_anaphor`, then
+    the value with nothing but filler between). The question asks for the fact to be kept,
+    not what it is; anything that qualifies the request (a hedge, someone else, …) or more
+    words than the kind of fact leave it a question."""
+    if si == 0 or ctx.sents[si - 1].para_after:
+        return []
+    prev, sent = ctx.sents[si - 1], ctx.sents[si]
+    tags = [h.tag for h in ctx.hits_in("explicit", prev.start, prev.end)]
+    if not tags or not ctx.hits_in("polite_request", prev.start, prev.end) or any(
+            ctx.hits_in(fam, prev.start, prev.end)
+            for fam in _HEADER_QUALIFIERS if fam != "question"):
+        return []
+    if not any(ctx.residual(sent.start, h.start, ("filler",)) == 0
+               and ctx.residual(h.end, a, ("filler",)) == 0
+               for h in ctx.hits_in("value_anaphor", sent.start, a)):
+        return []
+    buf = list(ctx.t[prev.start:prev.end])
+    for fam in (*_frame_fams("explicit"), "question_tag"):
+        for h in ctx.hits.get(fam, ()):
+            for i in range(max(h.start, prev.start), min(h.end, prev.end)):
+                buf[i - prev.start] = " "
+    left = list(_TOKEN_RE.finditer("".join(buf)))
+    if not left or len(left) > 3:
+        return []
+    ka, kb = prev.start + left[0].start(), prev.start + left[-1].end()
+    if _KIND_OBJECT_RE.fullmatch(ctx.t, ka, kb) is None or left[-1].group() not in \
+            ctx.lex.kind_words or not _MY_BEFORE_RE.search(ctx.t, prev.start, ka):
+        return []
+    return tags
 
 
 # --------------------------------------------------------------------------- quotes
@@ -1640,6 +1718,10 @@ def _attributed(ctx: _Ctx, label: tuple[int, int] | None, name: tuple[int, int],
                 flag = h.tag.split(":", 1)[0]
                 tag = f"{flag}:{h.entry.lang}:speaker label ({h.entry.cue})"
                 (sources if flag == "pasted_untrusted" else speakers).append(tag)
+    # A task on the text ("帮我看看这条咋回", "can you help me reply to this?") makes the
+    # lines under it material to work on, as it does an unlabelled block (_pasted_block).
+    sources += [f"pasted_untrusted:{h.entry.lang}:speaker label ({h.entry.cue})"
+                for h in ctx.hits_in("text_task", lead, block)]
     return speakers, sources
 
 
@@ -1756,7 +1838,7 @@ def content_words(text: str) -> frozenset[str]:
     tell a reply about one thing from talk about another (:mod:`memrepo.followup`). A
     closing "thanks" names nothing."""
     lex = _lexicon()
-    folded = _without_sign_off(lex, lex.folder.fold(text))
+    folded = _fold_message(lex, text)
     return _words(lex, folded, [(0, len(folded))]).tokens
 
 
@@ -2364,7 +2446,7 @@ def analyse(
             m_author = _attr(m, "author_id")
             same = m_author == author if author is not None else (
                 m_author is None and _attr(m, "role") == "user")
-            mt = _without_sign_off(lex, lex.folder.fold(_attr(m, "text") or ""))
+            mt = _fold_message(lex, _attr(m, "text") or "")
             if same:
                 if target is None:
                     target = _Target(lex, t, anchor_segs, _outside(len(t), anchor_segs))

@@ -67,6 +67,7 @@ VARIANTS: dict[tuple[str, str], tuple[Edit | None, str, str]] = {
     ("zh", "traditional"): (_TRAD, "", ""),
     ("zh", "halfwidth"): (_HALFWIDTH, "", ""),
     ("zh", "lines"): (_LINES_ZH, "", ""),
+    ("zh", "spaces"): (lambda s: s.replace("，", " "), "", ""),
     ("zh", "typed"): (_TRAD, "嗯，", "，謝啦"),
 }
 
