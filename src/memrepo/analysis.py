@@ -173,10 +173,9 @@ class _Folder:
         or after a closing particle ("那条不要了吧 Vim 留着")."""
         if " " not in t and "\t" not in t:
             return t
-        comma = lambda m: "," * len(m.group())          # noqa: E731
-        out = _HAN_SPACE_RE.sub(comma, t)
+        out = _HAN_SPACE_RE.sub(_commas, t)
         if self._latin_space is not None and "," not in t and _CJK_RE.search(out):
-            out = self._latin_space.sub(lambda m: comma(m) if _mid_clause(out, m.start())
+            out = self._latin_space.sub(lambda m: _commas(m) if _mid_clause(out, m.start())
                                         else m.group(), out)
         return out
 
@@ -225,6 +224,11 @@ class _Folder:
         from_orig.append(pos)
         to_orig.append(len(text))
         return _Folded(self._spaces("".join(parts)), to_orig, from_orig, len(text))
+
+
+def _commas(m: re.Match[str]) -> str:
+    """As many commas as the match has characters (positions hold)."""
+    return "," * len(m.group())
 
 
 #: A run of Latin words, numbers and their punctuation ("VS Code", "2026-12-01", "23:30").
@@ -916,12 +920,9 @@ def _value_in(leaves: Sequence[_Leaf], t: str) -> bool:
 # --------------------------------------------------------------------------- splitting
 
 _HARD_RE = re.compile(r"[\n\r\u2028\u2029][\s]*|[。!?;]+|\.{2,}|\.")
-#: Commas and their kin; in Chinese typed without punctuation, a space between two Han
-#: characters is the comma ("记住我用 Emacs 啊不对 当我没说"). A space beside Latin letters or
-#: digits is only typography ("我用 pnpm 写代码") and stays inside the segment: a topic put
-#: first ("tabs 我这辈子都不会碰") reads like a new subject ("pnpm 我同事用 yarn").
-_SOFT_RE = re.compile(r"[,、:()\[\]{}<>|~]|—+|–+|\s-+\s"
-                      r"|(?<=[\u4e00-\u9fff])[ \t]+(?=[\u4e00-\u9fff])")
+#: Commas and their kin. The spaces that stand for commas in Chinese typed without
+#: punctuation are commas already: the folder makes them so (_Folder._spaces).
+_SOFT_RE = re.compile(r"[,、:()\[\]{}<>|~]|—+|–+|\s-+\s")
 _TRIM = " \t\n\r\f\v\u2028\u2029,、:()[]{}<>|~—–-"
 _ABBR_RE = re.compile(r"([a-z][a-z.]*)$")
 
@@ -1079,15 +1080,25 @@ class _Ctx:
 
     def residual(self, a: int, b: int, fams: Iterable[str]) -> int:
         """How many content tokens are left in [a, b) once the given families are removed."""
+        return len(_TOKEN_RE.findall(self._masked(a, b, fams))) if b > a else 0
+
+    def left_tokens(self, a: int, b: int, fams: Iterable[str]) -> list[tuple[int, int, str]]:
+        """The content tokens left in [a, b) once the given families are removed, as
+        (start, end, token) in the text's positions."""
         if b <= a:
-            return 0
+            return []
+        return [(a + m.start(), a + m.end(), m.group())
+                for m in _TOKEN_RE.finditer(self._masked(a, b, fams))]
+
+    def _masked(self, a: int, b: int, fams: Iterable[str]) -> str:
+        """[a, b) with the hits of the given families blanked out."""
         buf = list(self.t[a:b])
         for fam in fams:
             for h in self.hits.get(fam, ()):
                 if h.end > a and h.start < b:
                     for i in range(max(h.start, a), min(h.end, b)):
                         buf[i - a] = " "
-        return len(_TOKEN_RE.findall("".join(buf)))
+        return "".join(buf)
 
     def frame(self, seg: tuple[int, int], fam: str) -> bool:
         """A segment that is nothing but cues of ``fam`` and filler ("Just for today,")."""
@@ -1420,16 +1431,11 @@ def _kind_request(ctx: _Ctx, si: int, a: int) -> list[str]:
                and ctx.residual(h.end, a, ("filler",)) == 0
                for h in ctx.hits_in("value_anaphor", sent.start, a)):
         return []
-    buf = list(ctx.t[prev.start:prev.end])
-    for fam in (*_frame_fams("explicit"), "question_tag"):
-        for h in ctx.hits.get(fam, ()):
-            for i in range(max(h.start, prev.start), min(h.end, prev.end)):
-                buf[i - prev.start] = " "
-    left = list(_TOKEN_RE.finditer("".join(buf)))
+    left = ctx.left_tokens(prev.start, prev.end, (*_frame_fams("explicit"), "question_tag"))
     if not left or len(left) > 3:
         return []
-    ka, kb = prev.start + left[0].start(), prev.start + left[-1].end()
-    if _KIND_OBJECT_RE.fullmatch(ctx.t, ka, kb) is None or left[-1].group() not in \
+    ka, kb = left[0][0], left[-1][1]
+    if _KIND_OBJECT_RE.fullmatch(ctx.t, ka, kb) is None or left[-1][2] not in \
             ctx.lex.kind_words or not _MY_BEFORE_RE.search(ctx.t, prev.start, ka):
         return []
     return tags
@@ -1652,9 +1658,12 @@ def _chat_log(ctx: _Ctx, found: tuple[tuple[int, int], tuple[int, int]] | None, 
     return [f"other_person:{lang}:chat log ({name})"], []
 
 
+_LEADING_SPACE_RE = re.compile(r"\s*")
+
+
 def _opens_with(ctx: _Ctx, pos: int, fam: str) -> bool:
     """Does the text from ``pos`` open (after spaces) with a cue of ``fam``?"""
-    first = len(ctx.t) - len(ctx.t[pos:].lstrip())
+    first = _LEADING_SPACE_RE.match(ctx.t, pos).end()
     return any(h.start == first for h in ctx.hits.get(fam, ()))
 
 
