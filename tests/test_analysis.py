@@ -486,6 +486,14 @@ GROUNDED: list[Row] = [
     ("grounded", False, "Remember I use Neovim.", "Remember I use Neovim", ""),
     ("grounded", False, "Remember I use Neovim.", "Remember I use Neovim", True),
     ("grounded", False, "以后都用英制单位。", "以后都用英制单位", "metric"),
+    # The value must be inside the cited span, not just in its sentence.
+    ("grounded", False, "Please note for later: my test framework is Jest, and the deadline is "
+     "2026-12-20.", "the deadline is 2026-12-20", "Jest"),
+    ("grounded", False, "Remember that I use pnpm", "Remember that I use", "pnpm"),
+    ("grounded", False, "存一下：编辑器用 Helix，终端用 WezTerm。", "编辑器用 Helix", "WezTerm"),
+    ("grounded", False, "记住我用 Neovim", "记住我用", "Neovim"),
+    ("grounded", True, "存一下：编辑器用 Helix，终端用 WezTerm。", "终端用 WezTerm", "WezTerm"),
+    ("grounded", True, "Remember that I use pnpm", "I use pnpm", "pnpm"),
 ]
 
 # Category-level rules added for the hidden-case categories (issue: never auto-commit
@@ -1495,7 +1503,9 @@ GENERALISATION9_EN: list[Row] = [
     ("other_person", True, "【小王 10:01】记住部署用 Fly\n【小李 10:02】好", "部署用 Fly", "Fly"),
     ("other_person", False, "me: remember I deploy on Fly", "I deploy on Fly", "Fly"),
     ("other_person", False, "我：记住我部署用 Fly\n谢谢", "我部署用 Fly", "Fly"),
-    ("other_person", False, "[Dan 10:01] remember I deploy on Fly\n[Dan 10:02] and I use pnpm",
+    # One speaker's lines stamped with times are a chat export too (batch 17): the user's
+    # own lines carry "me"/"我", not a name.
+    ("other_person", True, "[Dan 10:01] remember I deploy on Fly\n[Dan 10:02] and I use pnpm",
      "I deploy on Fly", "Fly"),
     ("other_person", False, "Editor: Neovim\nShell: fish\nremember these", "Neovim", "Neovim"),
 ]
@@ -2985,6 +2995,242 @@ PASTED_BLOCK: list[Row] = [
      "记住我下周三回家", "下周三"),
 ]
 
+# Batch 17 (category-balanced, first run before any fix): rows for each class it found.
+GENERALISATION17_EN: list[Row] = [
+    # a list header "(N) things to save/store/note down (about me):" or "things worth
+    # remembering:" heads the lines under it; not a header of errands ("things to save
+    # money on:") or one with a subject ("Things I forgot to save:")
+    ("explicit", True, "Three things to store about me:\n- editor: Helix\n- shell: fish",
+     "editor: Helix", "Helix"),
+    ("explicit", True, "Couple of things worth remembering:\n- drink: oolong\n- diet: pescatarian",
+     "drink: oolong", "oolong"),
+    ("explicit", True, "Some facts to note down about me:\n- pronouns: he/him", "pronouns: he/him",
+     "he/him"),
+    ("explicit", False, "Things to log for the sprint:\n- deploy target: Fly.io",
+     "deploy target: Fly.io", "Fly.io"),
+    ("explicit", False, "Two things to save money on:\n- drink: oat milk", "drink: oat milk",
+     "oat milk"),
+    ("explicit", False, "Things I forgot to save:\n- editor: Helix", "editor: Helix", "Helix"),
+    # lead-in frames: "Worth keeping in mind:", "Good to remember:", "Persist this:" (a keeping
+    # verb); not without the colon, with other words ("Persist this to disk:") or a subject
+    ("explicit", True, "Worth keeping in mind: I'm left-handed.", "I'm left-handed", "left-handed"),
+    ("explicit", True, "Good to remember: my timezone is Asia/Seoul.", "my timezone is Asia/Seoul",
+     "Asia/Seoul"),
+    ("explicit", True, "Persist this for me: my package manager is bun.",
+     "my package manager is bun", "bun"),
+    ("explicit", False, "Persist this to disk: the cache uses Redis.", "the cache uses Redis",
+     "Redis"),
+    ("explicit", False, "Worth remembering? No idea, I use Helix.", "I use Helix", "Helix"),
+    ("explicit", False, "We persist that in Postgres: my timezone is Asia/Seoul.",
+     "my timezone is Asia/Seoul", "Asia/Seoul"),
+    # "make sure you don't forget / you remember (that)" as a frame sentence pointing back;
+    # not the speaker's own ("I'll make sure I don't forget") nor a reminder with an object
+    ("explicit", True, "My shell is fish. Make sure you remember that.", "My shell is fish",
+     "fish"),
+    ("explicit", True, "I'm on Pacific time. Please make sure you don't forget it.",
+     "I'm on Pacific time", "Pacific time"),
+    ("explicit", False, "I'll make sure I don't forget. My shell is fish.", "My shell is fish",
+     "fish"),
+    ("explicit", False, "My shell is fish. Make sure you don't forget your umbrella.",
+     "My shell is fish", "fish"),
+    # "that's a permanent thing/choice" declares the fact before it lasting (as "a permanent
+    # preference" does); not asked, nor denied
+    ("explicit", True, "I write in British English. That's a permanent thing.",
+     "I write in British English", "British English"),
+    ("explicit", True, "Dark mode in every mockup, it's a permanent choice for me.",
+     "Dark mode in every mockup", "Dark mode"),
+    ("explicit", False, "I write in British English. Is that a permanent thing?",
+     "I write in British English", "British English"),
+    ("explicit", False, "I write in British English. That's not a permanent thing.",
+     "I write in British English", "British English"),
+    # "make it a habit to", "make a habit of", "get into the habit of" as imperatives; not
+    # after a subject or in the past ("I make it a habit", "we got into the habit")
+    ("explicit", True, "Make a habit of replying to me in Dutch.", "replying to me in Dutch",
+     "Dutch"),
+    ("explicit", True, "Please make it a habit to use metric units with me.",
+     "use metric units with me", "metric"),
+    ("explicit", True, "Get into the habit of formatting my snippets with Black.",
+     "formatting my snippets with Black", "Black"),
+    ("explicit", False, "I make it a habit to run Black before committing.",
+     "I make it a habit to run Black before committing", "Black"),
+    ("explicit", False, "We got into the habit of using Slack threads.",
+     "We got into the habit of using Slack threads", "Slack"),
+    ("explicit", False, "My team made it a habit to use pnpm.",
+     "My team made it a habit to use pnpm", "pnpm"),
+    # a lasting scope of the conversation ("for all (of) our/my future chats"); not other
+    # future things ("releases") or past sessions; hedged or asked, it still waits
+    ("explicit", True, "Answer in Italian in all our future chats.",
+     "Answer in Italian in all our future chats", "Italian"),
+    ("explicit", True, "Use metric for all of my future conversations, please.",
+     "Use metric for all of my future conversations", "metric"),
+    ("explicit", False, "For all our future releases we use semver.",
+     "For all our future releases we use semver", "semver"),
+    ("explicit", False, "We used Rust during our last sessions.", "We used Rust during our last "
+     "sessions", "Rust"),
+    ("hedged", True, "Maybe Korean for all our future chats, not sure yet.",
+     "Korean for all our future chats", "Korean"),
+    ("question", True, "Should I switch to Korean for all our future chats?",
+     "switch to Korean for all our future chats", "Korean"),
+    # contrastive "X not Y": the "not" negates the alternative after it, not the choice
+    # before it; "X not <predicate>" ("tabs not allowed", "Java not an option") still negates X
+    ("negated", False, "Remember: Celsius not Fahrenheit.", "Celsius not Fahrenheit", "Celsius"),
+    ("negated", True, "Remember: Celsius not Fahrenheit.", "Celsius not Fahrenheit", "Fahrenheit"),
+    ("negated", False, "Store this: pnpm not npm for every project.",
+     "pnpm not npm for every project", "pnpm"),
+    ("negated", True, "Remember: tabs not allowed in my repos.", "tabs not allowed in my repos",
+     "tabs"),
+    ("negated", True, "Remember: Java not an option for me.", "Java not an option for me", "Java"),
+    ("negated", True, "Remember: Vim not my thing anymore.", "Vim not my thing anymore", "Vim"),
+    # a report with its own clause in a lead-in paragraph ("he says you can remember things.")
+    # says what was said there; the paragraph below is the speaker's own. A report without
+    # its own clause, one pointing below ("… follow this.") or a colon still introduces it
+    ("other_person", False, "My nephew installed this app for me, and he says you can remember "
+     "things.\n\nI take my coffee black. Could you note that for the future?",
+     "I take my coffee black", "black"),
+    ("other_person", False, "My daughter says I should keep notes here.\n\nPlease note my "
+     "timezone is Europe/Oslo.", "Please note my timezone is Europe/Oslo", "Europe/Oslo"),
+    ("other_person", True, "Here's what my nephew told me yesterday.\n\nPlease remember that I "
+     "take my coffee black.", "Please remember that I take my coffee black", "black"),
+    ("other_person", True, "My boss says we all have to follow this.\n\nAlways use pnpm for new "
+     "repos.", "Always use pnpm for new repos", "pnpm"),
+    ("other_person", True, "My boss says we need these in every repo:\nAlways use pnpm for new "
+     "repos.", "Always use pnpm for new repos", "pnpm"),
+    # irony: "nothing says <a year / modernity> like <the choice>" (anachronism); not
+    # "nothing says winter like hot cocoa"
+    ("sarcastic", True, "Remember: our CI runs on a Windows XP box. Nothing says cutting edge "
+     "like an OS from 2001.", "our CI runs on a Windows XP box", "Windows XP"),
+    ("sarcastic", True, "Save that our backups go to a floppy drawer. Nothing says 2030 like "
+     "floppies.", "our backups go to a floppy drawer", "floppy drawer"),
+    ("sarcastic", False, "Remember I always bring cocoa to the cabin. Nothing says winter like "
+     "hot cocoa.", "I always bring cocoa to the cabin", "cocoa"),
+    # impossible hyperbole: "a full/glorious <a few> minutes of sleep"; not hours, and not
+    # rest between sets
+    ("sarcastic", True, "Remember my standup is at 07:00, a glorious two minutes of sleep after "
+     "my night shift.", "my standup is at 07:00", "07:00"),
+    ("sarcastic", False, "Remember my quiet hours are 22:00 to 06:00, I need a full eight hours "
+     "of sleep.", "my quiet hours are 22:00 to 06:00", {"start": "22:00", "end": "06:00"}),
+    ("sarcastic", False, "Remember I take a full five minutes of rest between sets.",
+     "I take a full five minutes of rest between sets", "five minutes"),
+    # a daily window of a few minutes, or of a whole day but a few minutes, is a joke value
+    # on its own (code, both languages); an hour, or 23 hours, is not
+    ("sarcastic", True, "Remember my quiet hours are 14:00 to 14:10.",
+     "my quiet hours are 14:00 to 14:10", {"start": "14:00", "end": "14:10"}),
+    ("sarcastic", True, "请记住我的免打扰时间是 08:00 到 07:55", "我的免打扰时间是 08:00 到 07:55",
+     {"start": "08:00", "end": "07:55"}),
+    ("sarcastic", False, "Remember my quiet hours are 13:00 to 14:00.",
+     "my quiet hours are 13:00 to 14:00", {"start": "13:00", "end": "14:00"}),
+    ("sarcastic", False, "Remember my quiet hours are 22:00 to 21:00.",
+     "my quiet hours are 22:00 to 21:00", {"start": "22:00", "end": "21:00"}),
+]
+
+GENERALISATION17_ZH: list[Row] = [
+    # lasting remember-verbs: 永久/长久 too, and 记得 after a modal; a subject makes it a statement
+    ("explicit", True, "我的笔名是青禾，永久记住。", "我的笔名是青禾", "青禾"),
+    ("explicit", True, "周会改到周四上午了，这个你得一直记得。", "周会改到周四上午了", "周四上午"),
+    ("explicit", True, "我只喝无糖豆浆，要长久记住哦。", "我只喝无糖豆浆", "无糖豆浆"),
+    ("explicit", False, "他们会永久记住那次发布会，当时我在用 Keynote。", "当时我在用 Keynote",
+     "Keynote"),
+    ("explicit", False, "我会永远记住这个夏天，那时我住在厦门。", "那时我住在厦门", "厦门"),
+    ("explicit", False, "我要一直记住这个教训，那时我住在厦门。", "那时我住在厦门", "厦门"),
+    # "don't ask again" closing its own clause after a fact
+    ("explicit", True, "我的工号是 A1024，下次别再问了。", "我的工号是 A1024", "A1024"),
+    ("explicit", True, "我住在成都，下回不用再问我了。", "我住在成都", "成都"),
+    ("explicit", False, "我用 pnpm，下次别再问这种问题了。", "我用 pnpm", "pnpm"),
+    ("explicit", False, "我用 pnpm，你下次别再问别人了。", "我用 pnpm", "pnpm"),
+    # memory places: a project's decision log or knowledge base
+    ("explicit", True, "数据库定为 TiDB，写进团队知识库里。", "数据库定为 TiDB", "TiDB"),
+    ("explicit", True, "缓存过期时间定成 300 秒，记到项目决策记录里。", "缓存过期时间定成 300 秒",
+     "300 秒"),
+    ("explicit", False, "数据库用 TiDB，我已经记到项目决策里了。", "数据库用 TiDB", "TiDB"),
+    ("explicit", False, "数据库用 TiDB，这是项目决策会上定的。", "数据库用 TiDB", "TiDB"),
+    # an anaphor + a fact noun (分支名, 端口号 …) + a keeping verb
+    ("explicit", True, "我在 release-2.4 分支上，这个分支名帮我记住。", "我在 release-2.4 分支上",
+     "release-2.4"),
+    ("explicit", True, "测试服务器端口是 8081，这个端口号你帮我记牢。", "测试服务器端口是 8081",
+     "8081"),
+    ("explicit", False, "我在 release-2.4 分支上，这个分支名我记下了。", "我在 release-2.4 分支上",
+     "release-2.4"),
+    ("explicit", False, "我在 release-2.4 分支上，这个分支帮我合并一下。",
+     "我在 release-2.4 分支上", "release-2.4"),
+    # adding an entry to a memory place (资料/档案/备忘…) before a colon
+    ("explicit", True, "档案帮我加一条：我住在成都。", "我住在成都", "成都"),
+    ("explicit", True, "个人资料给我添一条：生日是 3 月 8 日。", "生日是 3 月 8 日", "3 月 8 日"),
+    ("explicit", True, "你对我的了解里再补一条：我是左撇子。", "我是左撇子", "左撇子"),
+    ("explicit", False, "申报资料帮我补一条：项目周期两年。", "项目周期两年", "两年"),
+    ("explicit", False, "资料帮我补一下，截止日期是周五。", "截止日期是周五", "周五"),
+    ("explicit", False, "简历帮我补一条：熟悉 Rust。", "熟悉 Rust", "Rust"),
+    # a setting put first, then a request to set it
+    ("explicit", True, "编辑器麻烦设成 Neovim。", "编辑器麻烦设成 Neovim", "Neovim"),
+    ("explicit", True, "我的时区你帮我改成 Asia/Tokyo。", "我的时区你帮我改成 Asia/Tokyo",
+     "Asia/Tokyo"),
+    ("explicit", True, "回复语言你帮我改成英文。", "回复语言你帮我改成英文", "英文"),
+    ("explicit", False, "服务器时区请设成 UTC。", "服务器时区请设成 UTC", "UTC"),
+    ("explicit", False, "我的时区设成 UTC，所以时间显示不对。", "我的时区设成 UTC", "UTC"),
+    ("explicit", False, "闹钟请设成 7 点。", "闹钟请设成 7 点", "7 点"),
+    # a later frame pointing back with a verb of its own
+    ("explicit", True, "我的时区是 UTC+8，以后排会议都按这个换算。", "我的时区是 UTC+8", "UTC+8"),
+    ("explicit", True, "我的称呼是林老师，往后写邮件都照这个称呼。", "我的称呼是林老师", "林老师"),
+    ("explicit", False, "我的时区是 UTC+8，他以后都按这个换算。", "我的时区是 UTC+8", "UTC+8"),
+    ("explicit", False, "汇率是 7.2，以后都按这个汇率换算。", "汇率是 7.2", "7.2"),
+    # an additive keeping verb closing a clause of its own
+    ("explicit", True, "我住在成都，也记上吧。", "我住在成都", "成都"),
+    ("explicit", True, "周报截止是周五，一并存下。", "周报截止是周五", "周五"),
+    ("explicit", False, "我住在成都，也存上了。", "我住在成都", "成都"),
+    ("explicit", False, "我住在成都，照片也存上。", "我住在成都", "成都"),
+    # a declined default is no instruction; another negated 默认 still is
+    ("explicit", False, "先别设成默认，拿 Deno 跑一下。", "拿 Deno 跑一下", "Deno"),
+    ("explicit", False, "不用设为默认，给这个仓库用 Bun 就行。", "给这个仓库用 Bun 就行", "Bun"),
+    ("explicit", True, "不用问我，默认用 pnpm。", "默认用 pnpm", "pnpm"),
+    # a trial, and a single object as the whole scope
+    ("temporary", True, "就这一个小工具拿 Deno 写。", "就这一个小工具拿 Deno 写", "Deno"),
+    ("temporary", True, "拿 Deno 尝个鲜，看看效果。", "拿 Deno 尝个鲜", "Deno"),
+    ("temporary", True, "只在这个脚本里用 Deno。", "只在这个脚本里用 Deno", "Deno"),
+    ("temporary", False, "以后所有脚本都用 Deno，记住。", "以后所有脚本都用 Deno", "Deno"),
+    ("temporary", False, "不试水了，以后就用 Deno。", "以后就用 Deno", "Deno"),
+    # mock praise of reliability right after repeated or instant failure
+    ("sarcastic", True, "记住我用 yarn，一装就报错，稳定得很。", "记住我用 yarn", "yarn"),
+    ("sarcastic", True, "Docker 一启动就崩，重启又崩，真稳定。以后就用 Docker 部署吧。",
+     "以后就用 Docker 部署吧", "Docker"),
+    ("sarcastic", True, "webpack 一构建就卡死，卡了三次，稳如老狗。\n以后就默认 webpack 吧。",
+     "以后就默认 webpack 吧", "webpack"),
+    ("sarcastic", False, "yarn 以前一装就报错，升级之后稳定得很。以后就默认 yarn 吧。",
+     "以后就默认 yarn 吧", "yarn"),
+    ("sarcastic", False, "npm 老是报错，pnpm 稳定得很，以后就默认 pnpm。", "以后就默认 pnpm",
+     "pnpm"),
+    ("sarcastic", False, "pnpm 从不报错，稳定得很。以后就默认 pnpm 吧。", "以后就默认 pnpm 吧",
+     "pnpm"),
+    ("sarcastic", False, "JetBrains 学生免费，堪称业界良心，以后就默认 IntelliJ。",
+     "以后就默认 IntelliJ", "IntelliJ"),
+]
+
+# Chat exports with no lead-in (batch 17): time-stamped lines, header lines with times.
+CHAT_EXPORT: list[Row] = [
+    ("other_person", True, "[10:42] Bram: keep in mind I use Emacs\n[10:43] Bram: and tabs",
+     "keep in mind I use Emacs", "Emacs"),
+    ("other_person", True, "[Tom 09:12] save this: we deploy on Fly\n[Tom 09:13] thx",
+     "we deploy on Fly", "Fly"),
+    ("other_person", False, "[10:42] Bram: keep in mind I use Emacs", "keep in mind I use Emacs",
+     "Emacs"),
+    ("other_person", False, "[me 10:42] keep in mind I use Emacs\n[me 10:43] and tabs",
+     "keep in mind I use Emacs", "Emacs"),
+    ("other_person", False, "Bram: keep in mind I use Emacs\nBram: and tabs",
+     "keep in mind I use Emacs", "Emacs"),
+    ("other_person", True, "客户A 14:02\n以后都发顺丰 另外把我的称呼记成王总\n客户A 14:03\n在吗",
+     "另外把我的称呼记成王总", "王总"),
+    ("other_person", True, "Dana 10:30\nremember that I use Emacs\nLeo 10:31\nlol ok",
+     "remember that I use Emacs", "Emacs"),
+    ("other_person", False, "客户A 14:02\n记住我用 Emacs", "记住我用 Emacs", "Emacs"),
+    ("other_person", False, "周一 10:30\n记住我用 Emacs\n周二 11:00\n开会", "记住我用 Emacs",
+     "Emacs"),
+    ("other_person", False, "Monday 10:30\nremember that I use Emacs\nTuesday 11:00\nstandup",
+     "remember that I use Emacs", "Emacs"),
+    ("other_person", False, "我 14:02\n记住我用 Emacs\n我 14:03\n还有 tabs", "记住我用 Emacs",
+     "Emacs"),
+    # A speaker's name that ends in "am" keeps it ("Bram" is not "Br" plus a time).
+    ("other_person", True, "[Bram 10:42] remember we use Fly\n[Pam 10:43] ok\nthoughts?",
+     "remember we use Fly", "Fly"),
+]
+
 ALL_ROWS: list[Row] = (EXPLICIT + NEGATED + OTHER_PERSON + QUESTION + HYPOTHETICAL + HEDGED
                        + SARCASTIC + TEMPORARY + RETRACTED + PASTED + UPDATE_INJECTION
                        + GROUNDED + CATEGORY_RULES + GENERALISATION + GENERALISATION4
@@ -2997,6 +3243,7 @@ ALL_ROWS: list[Row] = (EXPLICIT + NEGATED + OTHER_PERSON + QUESTION + HYPOTHETIC
                        + GENERALISATION13_EN + GENERALISATION13_ZH
                        + GENERALISATION14_EN + GENERALISATION14_ZH + GENERALISATION15_EN
                        + GENERALISATION15_ZH + GENERALISATION16_EN + GENERALISATION16_ZH
+                       + GENERALISATION17_EN + GENERALISATION17_ZH + CHAT_EXPORT
                        + SURFACE + PASTED_BLOCK)
 
 
@@ -3380,13 +3627,49 @@ SURFACE_LATER: list[tuple[bool, tuple[str, str], str, Any]] = [
     (False, ("记住我用 Emacs。", "谢谢啦"), "记住我用 Emacs", "Emacs"),
 ]
 
+# Batch 17, retractions in a later message.
+GENERALISATION17_LATER_EN: list[tuple[bool, tuple[str, str], str, Any]] = [
+    # "take back the X part" / "take back what I said about X" names what it withdraws; a
+    # segment saying another fact "is right" keeps it; "take back the library books" is an
+    # errand
+    (True, ("Keep these: my shell is fish and my editor is Helix.",
+            "actually take back the Helix part, the shell is right though"),
+     "my editor is Helix", "Helix"),
+    (False, ("Keep these: my shell is fish and my editor is Helix.",
+             "actually take back the Helix part, the shell is right though"),
+     "my shell is fish", "fish"),
+    (True, ("Remember that I write in British English and my timezone is Europe/Dublin.",
+            "hmm, take back what I said about the timezone"),
+     "my timezone is Europe/Dublin", "Europe/Dublin"),
+    (False, ("Remember that I write in British English and my timezone is Europe/Dublin.",
+             "hmm, take back what I said about the timezone"),
+     "I write in British English", "British English"),
+    (False, ("Note that my shell is fish.", "ok and remind me to take back the library books"),
+     "my shell is fish", "fish"),
+    (False, ("Save these: my timezone is Asia/Tokyo and reply in Japanese.",
+             "scratch that, the timezone is right though"),
+     "my timezone is Asia/Tokyo", "Asia/Tokyo"),
+    (True, ("Save these: my timezone is Asia/Tokyo and reply in Japanese.", "scratch that"),
+     "my timezone is Asia/Tokyo", "Asia/Tokyo"),
+]
+
+GENERALISATION17_LATER_ZH: list[tuple[bool, tuple[str, str], str, Any]] = [
+    # a later additive "也记上" keeps the earlier fact; a named withdrawal takes back only it
+    (False, ("记一下，我是三班的班主任。", "我住在成都，也记上。"), "我是三班的班主任", "班主任"),
+    (True, ("记一下：我是三班的班主任，我住在成都。", "班主任那条不用存了，饮品我喝拿铁，也记上。"),
+     "我是三班的班主任", "班主任"),
+    (False,
+     ("记一下：我是三班的班主任，我住在成都。", "班主任那条不用存了，饮品我喝拿铁，也记上。"),
+     "我住在成都", "成都"),
+]
+
 LATER = (SURFACE_LATER + GENERALISATION9_LATER + GENERALISATION10_LATER
          + GENERALISATION12_LATER + SCOPED_RETRACTION
          + GENERALISATION4_LATER + GENERALISATION5_LATER
          + GENERALISATION6_LATER_EN + GENERALISATION6_LATER_ZH
          + GENERALISATION7_LATER_EN + GENERALISATION7_LATER_ZH + GENERALISATION14_LATER_ZH
          + GENERALISATION15_LATER_ZH
-         + GENERALISATION14_LATER_EN)
+         + GENERALISATION14_LATER_EN + GENERALISATION17_LATER_EN + GENERALISATION17_LATER_ZH)
 
 
 @pytest.mark.parametrize("case", LATER, ids=[f"later{i}" for i in range(len(LATER))])
@@ -3549,7 +3832,11 @@ def test_offsets_follow_code_points_not_bytes() -> None:
 def test_empty_span_and_empty_text_do_not_raise() -> None:
     assert analyse("", 0, 0, "x").grounded is False
     assert analyse("Remember I use Go", 5, 5, "Go").lang == "en"
-    assert analyse("Remember I use Go", 10, 3, "Go").grounded is True
+    # Swapped offsets are put in order, not refused: "ember I" is the span, and it does not
+    # hold the value.
+    swapped = analyse("Remember I use Go", 10, 3, "Go")
+    assert swapped.explicit is True and swapped.grounded is False
+    assert analyse("Remember I use Go", 17, 9, "Go").grounded is True
 
 
 # --------------------------------------------------------------------------- dev cases

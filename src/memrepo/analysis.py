@@ -261,6 +261,7 @@ _FAMILY_NAMES: tuple[str, ...] = (
     "retracted", "corrected", "kept", "agreement", "pasted_header", "pasted_report",
     "update_injection", "clause_break", "soft_break", "filler", "absurd_value", "quantifier",
     "continuation", "self_quote", "text_task", "negation_bridge", "topic_shift",
+    "reported_clause",
 )
 _STRUCTURAL = frozenset({"clause_break", "soft_break"})
 _ABSURD = frozenset({"absurd"})
@@ -1532,6 +1533,10 @@ _SPEAKER_HEADER_RE = re.compile(
     r"|today)[ \t]*)?(?:上午|下午|早上|晚上|中午|凌晨)?\d{1,2}:\d{2}(?::\d{2})?"
     r"(?:[ \t]*(?:am|pm|a\.m\.|p\.m\.))?[ \t]*(?=\n)"
 )
+#: A day, not a speaker, before a time on a line of its own.
+_DAY_RE = re.compile(r"(?:周|星期|礼拜)[一二三四五六日天]|[今昨明前后]天|(?:上|下|这)?周末"
+                     r"|(?:mon|tues|wednes|thurs|fri|satur|sun)day|(?:mon|tue|wed|thu|fri|sat|sun)"
+                     r"|today|yesterday|tomorrow")
 #: How many lines one message may run under its header line.
 _HEADER_REACH = 8
 #: Cues that make a label the speaker's own ("me:", "我：") or a heading ("Note:", "记住：").
@@ -1561,7 +1566,9 @@ def _speaker_header(ctx: _Ctx, line_start: int
                     ) -> tuple[tuple[int, int], tuple[int, int]] | None:
     """A header line ("老周 10:32") at ``line_start`` and the name in it, if it is one."""
     m = _SPEAKER_HEADER_RE.match(ctx.t, line_start)
-    return None if m is None else _speaker_named(ctx, m.span(), m.span("name"))
+    if m is None or _DAY_RE.fullmatch(m.group("name").strip()):
+        return None                            # a diary's "周一 10:30", "Monday 09:00"
+    return _speaker_named(ctx, m.span(), m.span("name"))
 
 
 def _speaker_named(ctx: _Ctx, label: tuple[int, int], name: tuple[int, int]
@@ -1570,10 +1577,14 @@ def _speaker_named(ctx: _Ctx, label: tuple[int, int], name: tuple[int, int]
     na, nb = name
     if not _TOKEN_RE.search(ctx.t, na, nb):
         return None
-    if any(h.start < nb and na < h.end for fam in _NOT_A_SPEAKER
-           for h in ctx.hits.get(fam, ())):
-        return None
-    name_text = ctx.t[na:nb]
+    t = ctx.t
+    if any(h.start < nb and na < h.end and not (
+            # "客户A", "同事B": a letter glued to the name is no filler "a"
+            fam == "filler" and h.start > na and t[h.start:h.end].isascii()
+            and not t[h.start - 1].isspace())
+           for fam in _NOT_A_SPEAKER for h in ctx.hits.get(fam, ())):
+        return None                            # "me:", "Note:", "看看群里的…:"
+    name_text = t[na:nb]
     if set(_LATIN_TOKEN_RE.findall(name_text)) & ctx.lex.kind_words or \
             any(k in name_text for k in ctx.lex.kind_phrases):
         return None                            # a field ("Database: Postgres"), not a person
@@ -1631,23 +1642,27 @@ def _chat_log(ctx: _Ctx, found: tuple[tuple[int, int], tuple[int, int]] | None, 
     ("Anyway, how is your day going?", "对了，你今天怎么样？") asks about something else.
     A single labelled line ("me: …" is no label at all) stays the speaker's own; beside a
     line another name labels, the user's own label ("【我 14:06】") is the second speaker.
+    Lines stamped with the time they were sent ("[10:42] Bram: …" twice or more) come from
+    a chat export whoever wrote them: nobody clocks their own instructions.
     ``start`` skips a greeting typed before the log on its first line (see _LOG_LEAD_RE)."""
     if found is None or found[0][1] > a:
         return [], []
     t = ctx.t
     names: set[str] = set()
+    timed = 0
     pos = start
     while pos < len(t):
         label = _speaker_label(ctx, pos)
         if label is not None:
             names.add(_fold_name(t[label[1][0]:label[1][1]]))
+            timed += _CLOCK_RE.search(t, *label[0]) is not None
         elif _own_label(ctx, pos):
             names.add("\0me")                # the user's own line: a second speaker
         else:
             break
         nl = t.find("\n", pos)
         pos = len(t) if nl < 0 else nl + 1
-    if len(names) < 2:
+    if len(names) < 2 and (timed < 2 or _CLOCK_RE.search(t, *found[0]) is None):
         if pos >= len(t) or pos <= a or _opens_with(ctx, pos, "topic_shift"):
             return [], []                      # "…\nAnyway, how is your day going?"
         if "?" not in t[pos:] and not any(h.start >= pos for fam in ("question", "text_task")
@@ -1680,9 +1695,15 @@ def _own_label(ctx: _Ctx, line_start: int) -> bool:
                for h in ctx.hits.get("first_person", ()))
 
 
+#: The time at the end of a chat label ("Tom 09:12", "Dan 10:32 a.m."); "Bram" keeps its "am".
+_LABEL_TIME_RE = re.compile(r"[\s\d:.]*(?:(?<=\d)\s*[ap]\.?m\.?|(?<=\d\s)[ap]\.?m\.?)?\s*$")
+#: A clock time in a chat label or header ("[10:42]", "Tom 09:12", "14:02").
+_CLOCK_RE = re.compile(r"(?<!\d)\d{1,2}:\d{2}(?!\d)")
+
+
 def _fold_name(name: str) -> str:
     """A speaker's name without the time in its label ("Tom 09:12" → "tom")."""
-    name = re.sub(r"[\s\d:.]*(?:\s*[ap]\.?m\.?)?\s*$", "", name.casefold())
+    name = _LABEL_TIME_RE.sub("", name.casefold())
     return " ".join(name.split())
 
 
@@ -1705,6 +1726,16 @@ def _under_header(ctx: _Ctx, line_start: int) -> tuple[list[str], list[str]]:
         pos = prev
     if found is None:
         return [], []
+    if not t[:block].strip():
+        # No lead-in: a chat export that opens the message ("客户A 14:02\n…\n客户A 14:03\n…")
+        # is still someone else's words when it has two headers or more; one header line
+        # could be the user's own note heading.
+        headers = sum(_speaker_header(ctx, m.end()) is not None
+                      for m in re.finditer(r"(?:^|\n)", t))
+        if headers < 2:
+            return [], []
+        name = _fold_name(t[found[1][0]:found[1][1]])
+        return [f"other_person:{'zh' if _CJK_RE.search(name) else 'en'}:chat log ({name})"], []
     # Only the lead-in attributes: a header line is a name and a time, nothing more.
     return _attributed(ctx, None, found[1], block)
 
@@ -1790,6 +1821,14 @@ def _block_origin(ctx: _Ctx, a: int, b: int) -> tuple[list[str], list[str]] | No
     origin = [h for fam in _BLOCK_ORIGIN for h in ctx.hits_in(fam, a, b)]
     who = [h for fam in _BLOCK_WHO for h in ctx.hits_in(fam, a, b)]
     reporting = ctx.hits_in("quote_speaker", a, b)
+    if not ctx.t[a:b].rstrip().endswith(":"):
+        # A report with its words in its own sentence ("… and she says you can keep track
+        # of things for me.") says what was said there, not that the paragraph below is hers.
+        said = ctx.hits_in("reported_clause", a, b)
+        origin = [h for h in origin if h.entry.family != "other_person_reported"
+                  or not any(r.start < h.end and h.start < r.end for r in said)]
+        reporting = [h for h in reporting
+                     if not any(r.start < h.end and h.start < r.end for r in said)]
     if not origin and not (who and reporting):
         return None
     speakers: list[str] = []
@@ -2390,9 +2429,12 @@ def analyse(
     reg_b = max(sents[over[-1]].end, ne)
 
     cues: dict[str, list[str]] = {name: [] for name in FLAG_NAMES}
+    # Grounded means the cited span itself holds the value. Its sentence is not enough: a
+    # span that verifies but quotes the sentence's other half ("… is Jest, and *the deadline
+    # is 2026-12-20*" for test_framework=Jest) is evidence for something else.
     grounded = bool(leaves)
     for occs in occ_by_leaf:
-        inside = [o for o in occs if o[0] >= reg_a and o[1] <= reg_b]
+        inside = [o for o in occs if o[0] >= ns and o[1] <= ne]
         if not inside:
             grounded = False
         elif all(o[2] is not None for o in inside):
@@ -2418,7 +2460,9 @@ def analyse(
     # Excel 表") is doubtful on its own: those are said in jest far more often than meant,
     # so it waits for confirmation even when no irony marker comes with it.
     absurd_choice = any(_absurd_value(lex, leaf.label, standalone=True) for leaf in leaves)
-    absurd = bool(hits.get("absurd")) or any(_absurd_value(lex, leaf.label) for leaf in leaves)
+    absurd_window = _absurd_window(value)
+    absurd = bool(hits.get("absurd")) or absurd_window or \
+        any(_absurd_value(lex, leaf.label) for leaf in leaves)
     # A value in scare quotes ("our test framework is 'pray and push'") is offered as a
     # joke as readily as Notepad is: weak irony markers next to it count.
     absurd = absurd or (has_value and any(_scare_quoted(t, a, b) for a, b in anchors))
@@ -2441,6 +2485,8 @@ def analyse(
     lang = "zh" if _CJK_RE.search(clause) or (not clause and _CJK_RE.search(t, ns, ne)) else "en"
     if absurd_choice:
         cues["sarcastic"].append(f"sarcastic:{lang}:absurd choice")
+    if absurd_window:
+        cues["sarcastic"].append(f"sarcastic:{lang}:absurd window")
 
     if conversation:
         before, after, evidence_msg = _split_conversation(conversation, message_id, text)
@@ -2550,6 +2596,27 @@ def _absurd_value(lex: _Lexicon, label: str, *, standalone: bool = False) -> boo
     whole = any(h.start == 0 and h.end == len(folded) and counts(h)
                 for h in found.get("absurd_value", ()))
     return whole or any(counts(h) for h in found.get("absurd", ()))
+
+
+#: Minutes: a daily window this short, or this short of a whole day, is no real setting.
+_WINDOW_SLACK = 15
+
+
+def _absurd_window(value: object) -> bool:
+    """A daily time window ({"start": "03:00", "end": "03:05"}) of a few minutes, or of the
+    whole day but a few minutes ("00:00 to 23:59"): quiet hours like that are said to make
+    a point about sleep far more often than meant, in any language, so the value is a joke
+    choice on its own, as Notepad is for an editor."""
+    if not isinstance(value, Mapping) or set(value) != {"start", "end"}:
+        return False
+    minutes = []
+    for leaf in (value["start"], value["end"]):
+        m = _TIME_RE.match(str(leaf).strip())
+        if m is None or int(m[1]) > 23 or int(m[2]) > 59:
+            return False
+        minutes.append(int(m[1]) * 60 + int(m[2]))
+    span = (minutes[1] - minutes[0]) % (24 * 60)
+    return span <= _WINDOW_SLACK or span >= 24 * 60 - _WINDOW_SLACK
 
 
 def _bare_agreement(ctx: _Ctx, ns: int, ne: int) -> bool:
