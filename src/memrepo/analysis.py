@@ -1668,9 +1668,13 @@ def _chat_log(ctx: _Ctx, found: tuple[tuple[int, int], tuple[int, int]] | None, 
         if "?" not in t[pos:] and not any(h.start >= pos for fam in ("question", "text_task")
                                           for h in ctx.hits.get(fam, ())):
             return [], []
-    name = _fold_name(t[found[1][0]:found[1][1]])
-    lang = "zh" if _CJK_RE.search(name) else "en"
-    return [f"other_person:{lang}:chat log ({name})"], []
+    return _chat_log_cue(t, found[1]), []
+
+
+def _chat_log_cue(t: str, name: tuple[int, int]) -> list[str]:
+    """The other_person cue naming the speaker of a pasted chat log."""
+    folded = _fold_name(t[name[0]:name[1]])
+    return [f"other_person:{'zh' if _CJK_RE.search(folded) else 'en'}:chat log ({folded})"]
 
 
 _LEADING_SPACE_RE = re.compile(r"\s*")
@@ -1732,10 +1736,7 @@ def _under_header(ctx: _Ctx, line_start: int) -> tuple[list[str], list[str]]:
         # could be the user's own note heading.
         headers = sum(_speaker_header(ctx, m.end()) is not None
                       for m in re.finditer(r"(?:^|\n)", t))
-        if headers < 2:
-            return [], []
-        name = _fold_name(t[found[1][0]:found[1][1]])
-        return [f"other_person:{'zh' if _CJK_RE.search(name) else 'en'}:chat log ({name})"], []
+        return (_chat_log_cue(t, found[1]) if headers >= 2 else []), []
     # Only the lead-in attributes: a header line is a name and a time, nothing more.
     return _attributed(ctx, None, found[1], block)
 
@@ -1825,10 +1826,13 @@ def _block_origin(ctx: _Ctx, a: int, b: int) -> tuple[list[str], list[str]] | No
         # A report with its words in its own sentence ("… and she says you can keep track
         # of things for me.") says what was said there, not that the paragraph below is hers.
         said = ctx.hits_in("reported_clause", a, b)
-        origin = [h for h in origin if h.entry.family != "other_person_reported"
-                  or not any(r.start < h.end and h.start < r.end for r in said)]
-        reporting = [h for h in reporting
-                     if not any(r.start < h.end and h.start < r.end for r in said)]
+
+        def in_said(h: _Hit) -> bool:
+            return any(r.start < h.end and h.start < r.end for r in said)
+
+        origin = [h for h in origin
+                  if h.entry.family != "other_person_reported" or not in_said(h)]
+        reporting = [h for h in reporting if not in_said(h)]
     if not origin and not (who and reporting):
         return None
     speakers: list[str] = []
