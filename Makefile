@@ -21,8 +21,11 @@ test: $(STAMP)
 	$(BIN)/ruff check src tests bench
 	$(BIN)/python -m pytest -q
 
+# Smoke runs of every benchmark (a few minutes); bench/README.md gives the full runs.
 bench: $(STAMP)
-	$(BIN)/python bench/bench_commit.py
+	$(BIN)/python bench/bench_gate.py --quick
+	$(BIN)/python bench/bench_durable.py --quick
+	$(BIN)/python bench/bench_projections.py --quick
 
 clean:
 	rm -rf $(VENV) $(DEMO_STORE) .pytest_cache
