@@ -3231,6 +3231,163 @@ CHAT_EXPORT: list[Row] = [
      "remember we use Fly", "Fly"),
 ]
 
+# A speaker's (or a group's) own memory is no instruction: "I will always remember the day
+# I switched", "we'll never forget that launch", 会被永久记住 (passive), 大家都要记住 (said
+# to everyone, not to the assistant). A request beside them still counts.
+NARRATED_MEMORY: list[Row] = [
+    ("explicit", False, "I will always remember the day I switched to Vim.",
+     "I switched to Vim", "Vim"),
+    ("explicit", False, "We will never forget that launch; we use Postgres now.",
+     "we use Postgres now", "Postgres"),
+    ("explicit", False, "She'd always remember that I use Vim.", "I use Vim", "Vim"),
+    ("explicit", True, "Please remember, I will always use Vim.", "I will always use Vim",
+     "Vim"),
+    ("explicit", True, "Remember: I use Vim. I will always remember that.", "I use Vim", "Vim"),
+    ("explicit", False, "这个名字会被永久记住，我用 Vim", "我用 Vim", "Vim"),
+    ("explicit", False, "大家要一直记得这个教训：我用 Vim 写代码", "我用 Vim 写代码", "Vim"),
+    ("explicit", False, "同学们都要记住，我用 Vim", "我用 Vim", "Vim"),
+    ("explicit", True, "请记住，我用 Vim，大家都知道", "我用 Vim", "Vim"),
+    ("explicit", True, "你要一直记得：我用 Vim", "我用 Vim", "Vim"),
+]
+
+# A lead-in line saying who sent the text under it: "My boss sent this:", "from my boss:",
+# "This is from my landlord:", 我老板发来的：, 老婆发给我的：. Not the speaker's own
+# ("I sent this to my boss:", 我发给老板的：) nor "From now on:" / "from my notes:".
+FORWARDED_LEAD_IN: list[Row] = [
+    ("other_person", True, "My boss sent this:\nPlease remember I use Vim.",
+     "Please remember I use Vim", "Vim"),
+    ("other_person", True, "from my boss:\nPlease remember I use Vim.",
+     "Please remember I use Vim", "Vim"),
+    ("other_person", True, "This is from my landlord:\n\nPlease remember I use Vim.",
+     "Please remember I use Vim", "Vim"),
+    ("other_person", False, "I sent this to my boss:\nPlease remember I use Vim.",
+     "Please remember I use Vim", "Vim"),
+    ("other_person", False, "From now on:\nPlease remember I use Vim.",
+     "Please remember I use Vim", "Vim"),
+    ("other_person", False, "from my notes:\nPlease remember I use Vim.",
+     "Please remember I use Vim", "Vim"),
+    ("other_person", True, "我老板发来的：\n请记住，我用 Vim 写代码。", "请记住，我用 Vim 写代码",
+     "Vim"),
+    ("other_person", True, "老婆发给我的：\n请记住，我用 Vim 写代码。", "请记住，我用 Vim 写代码",
+     "Vim"),
+    ("other_person", False, "我发给老板的：\n请记住，我用 Vim 写代码。", "请记住，我用 Vim 写代码",
+     "Vim"),
+    ("other_person", False, "朋友发来的链接我看了，请记住我用 Vim。", "请记住我用 Vim", "Vim"),
+]
+
+# Rows for the eighteenth held-out batch (written blind, run after the seventeenth round).
+GENERALISATION18_EN: list[Row] = [
+    # A lasting scope of future sessions in any wording ("so it is available in subsequent
+    # sessions", "in later chats"); one next session is not lasting.
+    ("explicit", True, "Please log the following against the Harmon matter so it is available in "
+     "subsequent sessions: the filing deadline is 2026-12-14.",
+     "the filing deadline is 2026-12-14", "2026-12-14"),
+    ("explicit", False, "In the next session we'll review the filing deadline 2026-12-14.",
+     "the filing deadline 2026-12-14", "2026-12-14"),
+    # "file/put/tuck these away" keeps what follows or precedes.
+    ("explicit", True, "Standing orders, file these away for good:\n- call me Dee\n- tabs",
+     "call me Dee", "Dee"),
+    ("explicit", True, "Two standing decisions for the survey project, please file them away:\n"
+     "- database: SQLite\n- tests: pytest", "database: SQLite", "SQLite"),
+    ("explicit", False, "I filed these away last year:\n- database: SQLite", "database: SQLite",
+     "SQLite"),
+    # "lock that in for good" inside a run-on dictated clause.
+    ("explicit", True, "new standing order for you whenever you suggest a drink it's an oat flat "
+     "white, lock that in for good ok now the wedding order for saturday",
+     "it's an oat flat white, lock that in for good", "oat flat white"),
+    ("explicit", False, "we tried to lock that in for good but the oat flat white sold out",
+     "lock that in for good but the oat flat white", "oat flat white"),
+    # "can u <storage verb> …" is a request, not a question, in any spelling.
+    ("question", False, "can u put on my profile that im a master plumber, ppl keep asking",
+     "can u put on my profile that im a master plumber", "master plumber"),
+    ("explicit", True, "can u put on my profile that im a master plumber, ppl keep asking",
+     "can u put on my profile that im a master plumber", "master plumber"),
+    ("question", False, "hey can u update ur notes on me, im a master plumber now",
+     "update ur notes on me, im a master plumber now", "master plumber"),
+    ("question", True, "can u tell if im a master plumber from my cv?",
+     "im a master plumber", "master plumber"),
+    # "from today on(ward)" is lasting, not "today".
+    ("temporary", False, "treat me as vegetarian for all meal ideas from today onward",
+     "treat me as vegetarian for all meal ideas from today onward", "vegetarian"),
+    ("explicit", True, "treat me as vegetarian for all meal ideas from today onward",
+     "treat me as vegetarian for all meal ideas from today onward", "vegetarian"),
+    ("temporary", True, "treat me as vegetarian for today's meal ideas",
+     "treat me as vegetarian", "vegetarian"),
+    # "until I tell you otherwise" is one phrase, no clause break at "otherwise".
+    ("explicit", True, "Pin this as my current task on the u14 project until I tell you "
+     "otherwise: spring conditioning plan", "spring conditioning plan",
+     "spring conditioning plan"),
+    # "put X down as my Y", "lock in X as the deadline".
+    ("explicit", True, "put Wren down as my display name for good, the full name is a mouthful",
+     "put Wren down as my display name for good", "Wren"),
+    ("explicit", True, "for the thesis project please lock in 2026-12-14 as the deadline so you "
+     "stop asking me", "please lock in 2026-12-14 as the deadline", "2026-12-14"),
+    ("explicit", False, "they put Wren down as my display name on the roster",
+     "put Wren down as my display name", "Wren"),
+    # A retraction after a dash in the same sentence; "undo that rule" later.
+    ("retracted", True, "From now on keep replies in Italian — no wait, forget I said that, my "
+     "Italian is rusty.", "From now on keep replies in Italian", "Italian"),
+    ("retracted", True, "New rule: answers in bullet points only.\nok seeing it in practice... "
+     "undo that rule, bullets look like a shopping list",
+     "New rule: answers in bullet points only", "bullet points only"),
+    # Mock praise of a silly value.
+    ("sarcastic", True, "from now on put my diet down as whatever's left in the fridge at 2am, "
+     "peak nutrition, my mum would be so proud",
+     "put my diet down as whatever's left in the fridge at 2am",
+     "whatever's left in the fridge at 2am"),
+    ("sarcastic", False, "from now on my diet is vegetarian, my mum is a vegetarian too",
+     "my diet is vegetarian", "vegetarian"),
+    # A self-deprecating reason makes the stored title a joke.
+    ("sarcastic", True, "Put 'professional overthinker' down as my job title, since that's all "
+     "I've accomplished this week.", "Put 'professional overthinker' down as my job title",
+     "professional overthinker"),
+]
+
+GENERALISATION18_ZH: list[Row] = [
+    # 给项目归个档 / 以后…都照这个来
+    ("explicit", True,
+     "database 最后定了 SQLite，轻量够用。这条给项目归个档，以后写脚本都照这个来。",
+     "database 最后定了 SQLite", "SQLite"),
+    ("explicit", False, "database 最后定了 SQLite，上周已经给项目归了档。",
+     "database 最后定了 SQLite", "SQLite"),
+    # 这个你长期记着 opening the next sentence points back.
+    ("explicit", True, "孩子吃啥都行，我自己是纯素。这个你长期记着，往后推荐菜谱按纯素来。",
+     "我自己是纯素", "纯素"),
+    ("explicit", False, "我自己是纯素。这个我会长期记着。", "我自己是纯素", "纯素"),
+    # Topicalised value, negated after it.
+    ("negated", True, "帮我备注一下，白酒我是一口都不碰的，以后饭局推荐别往这上面扯。",
+     "白酒我是一口都不碰的", "白酒"),
+    ("negated", True, "啤酒我从来不喝", "啤酒我从来不喝", "啤酒"),
+    ("negated", False, "帮我备注一下，白酒我是每顿都喝的", "白酒我是每顿都喝的", "白酒"),
+    # Mock gratitude / customer-service parody.
+    ("sarcastic", True, "真是谢谢你全家了。以后回复都照这个长度来，最好每次写满三千字。",
+     "最好每次写满三千字", "每次写满三千字"),
+    ("sarcastic", True, "好的呢亲～默认给我用 imperial 单位吧，可洋气了呢亲。",
+     "默认给我用 imperial 单位吧", "imperial"),
+    ("sarcastic", False, "谢谢你。以后回复都用 imperial 单位。", "以后回复都用 imperial 单位",
+     "imperial"),
+    # The speaker forwarding to someone is no pasted text.
+    ("pasted_untrusted", False, "往后我的回复语言固定成英文，方便我直接转发给外籍学生。",
+     "往后我的回复语言固定成英文", "英文"),
+    ("pasted_untrusted", True, "转发：往后我的回复语言固定成英文。", "往后我的回复语言固定成英文",
+     "英文"),
+    # 打今天起 = 从今天起; 下次开始 without 从.
+    ("explicit", True, "打今天起你给我报时间都按 UTC 来时区就设 Etc/UTC",
+     "打今天起你给我报时间都按 UTC 来时区就设 Etc/UTC", "Etc/UTC"),
+    ("explicit", True, "对了 btw，下次开始你回我都用繁体中文吧", "下次开始你回我都用繁体中文吧",
+     "繁体中文"),
+    ("explicit", False, "下次开始前我们先用繁体中文试试", "下次开始前我们先用繁体中文试试",
+     "繁体中文"),
+    # 将我的称呼固定为 / 今后…均
+    ("explicit", True, "请将我的称呼固定为“周律师”，今后所有对话中均以此称呼。",
+     "请将我的称呼固定为“周律师”", "周律师"),
+    ("explicit", False, "他们将我的称呼定为“周律师”了。", "将我的称呼定为“周律师”", "周律师"),
+    # 帮我记着这个日子
+    ("explicit", True, "论文 ddl 定了！2026-12-15 交初稿，帮我记着这个日子，后面都按这个倒推",
+     "2026-12-15 交初稿，帮我记着这个日子", "2026-12-15"),
+    ("explicit", False, "2026-12-15 交初稿，我会记着这个日子", "2026-12-15 交初稿", "2026-12-15"),
+]
+
 ALL_ROWS: list[Row] = (EXPLICIT + NEGATED + OTHER_PERSON + QUESTION + HYPOTHETICAL + HEDGED
                        + SARCASTIC + TEMPORARY + RETRACTED + PASTED + UPDATE_INJECTION
                        + GROUNDED + CATEGORY_RULES + GENERALISATION + GENERALISATION4
@@ -3244,6 +3401,8 @@ ALL_ROWS: list[Row] = (EXPLICIT + NEGATED + OTHER_PERSON + QUESTION + HYPOTHETIC
                        + GENERALISATION14_EN + GENERALISATION14_ZH + GENERALISATION15_EN
                        + GENERALISATION15_ZH + GENERALISATION16_EN + GENERALISATION16_ZH
                        + GENERALISATION17_EN + GENERALISATION17_ZH + CHAT_EXPORT
+                       + NARRATED_MEMORY + FORWARDED_LEAD_IN
+                       + GENERALISATION18_EN + GENERALISATION18_ZH
                        + SURFACE + PASTED_BLOCK)
 
 

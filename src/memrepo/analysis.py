@@ -1368,10 +1368,17 @@ def _list_header(ctx: _Ctx, j: int) -> list[str]:
             for h in ctx.hits_in("explicit", *seg)]
 
 
+#: A sentence opening on a word that points back at what was just said.
+_ANAPHOR_OPEN_RE = re.compile(
+    r"\s*(?:这个|这条|这些|这点|这事|这几条|这几点|以上|上面|上述|此|这(?=[你您请就也都要得])"
+    r"|(?:this|that|these|those|all\s+(?:of\s+)?(?:this|that))\b)")
+
+
 def _prior_explicit(ctx: _Ctx, si: int) -> list[str]:
     """A bare instruction sentence governs the next one ("记住。我用 pnpm。"); one ending in
     a colon governs the lines after it until a blank line ("Remember the following:"); and
-    a bare "Remember that." right after a sentence governs that sentence; an instruction
+    a bare "Remember that." right after a sentence governs that sentence, as does one that
+    opens a sentence on "this" ("我是纯素。这个你长期记着，往后…"); an instruction
     carries over a semicolon ("Remember I switched teams; my new title is SRE"); and into
     sentences that continue its list ("记一下我用 Vim。另外以后回复用英文", "Note that I use
     Vim. Also, …")."""
@@ -1391,6 +1398,10 @@ def _prior_explicit(ctx: _Ctx, si: int) -> list[str]:
     if si + 1 < len(ctx.sents) and not ctx.sents[si].para_after:
         after = ctx.sents[si + 1]
         found = ctx.sentence_frame(si + 1, "explicit")
+        if not found and _ANAPHOR_OPEN_RE.match(ctx.t, after.start) and \
+                ctx.frame(after.segs[0], "explicit"):
+            # "我自己是纯素。这个你长期记着，往后…": a frame opening on "this" points back.
+            found = [h.tag for h in ctx.hits_in("explicit", *after.segs[0])]
         if found and ctx.t[after.end - 1] != ":":
             return found
     for j in range(si - 1, max(-1, si - 30), -1):
@@ -2140,7 +2151,8 @@ def _retraction_applies(lex: _Lexicon, family: str, *, value_in_region: bool,
         # A name found nowhere may still mean the value; only a thing of the conversation
         # itself ("never mind the typo") is surely about something else.
         return _names_a_kind(lex, named) or not _names_an_artifact(lex, named)
-    if value_in_region or region & target.value.tokens:
+    if value_in_region or region & target.value.tokens or \
+            _shares_stem(region, target.value.chars):   # "undo that rule, bullets are ugly"
         return True
     if region & (target.elsewhere.tokens | also.tokens):
         return False
@@ -2197,8 +2209,12 @@ def _retraction_in_message(ctx: _Ctx, sent: _Sentence, seg: tuple[int, int], thr
         spans = [(x, y) for x, y in _outside(hs.end, [(0, region_a), *holes]) if x < hs.end]
         target = _Target(ctx.lex, ctx.t, [seg], _outside(len(ctx.t), [seg, *spans]))
         value_in = any(x <= va < y for x, y in spans for va, _ in ctx.value_spans)
+        # The cue's own words ("undo that rule") are not what the rest of the sentence is
+        # about: they may repeat the instruction's words ("New rule: …") without pointing away.
+        region = _tokens(ctx.lex, ctx.t, _outside(hs.end, [(0, region_a), *holes,
+                                                            (h.start, h.end)]))
         if _retraction_applies(ctx.lex, h.entry.family, value_in_region=value_in,
-                               region=_tokens(ctx.lex, ctx.t, spans), target=target,
+                               region=region, target=target,
                                also=_NO_WORDS, later=False, named=names[hsi],
                                strict=h.entry.strict, other_sentence=hs is not sent):
             found.append(h.tag)
@@ -2277,6 +2293,8 @@ def _retraction_later(lex: _Lexicon, mt: str, leaves: Sequence[_Leaf], target: _
         region = _tokens(lex, mt, spans)
         if offered and not h.entry.anywhere and not names[si].words and not region:
             continue
+        # As in the evidence message: the cue's own words ("undo that rule") point nowhere.
+        region = _tokens(lex, mt, _outside(sent.end, [(0, region_a), *holes, (h.start, h.end)]))
         if _retraction_applies(lex, h.entry.family, value_in_region=value_in,
                                region=region, target=target,
                                also=own | around, later=True, named=names[si],
