@@ -3388,6 +3388,124 @@ GENERALISATION18_ZH: list[Row] = [
     ("explicit", False, "2026-12-15 交初稿，我会记着这个日子", "2026-12-15 交初稿", "2026-12-15"),
 ]
 
+# Rows for the nineteenth held-out batch (written blind, run after the eighteenth round).
+GENERALISATION19_EN: list[Row] = [
+    # Polite frames whose "if" is no condition: "I'd appreciate it if you always …".
+    ("explicit", True, "I'd appreciate it if you always planned my meals as vegan from today on.",
+     "I'd appreciate it if you always planned my meals as vegan", "vegan"),
+    ("hypothetical", False, "I'd appreciate it if you always planned my meals as vegan from "
+     "today on.", "I'd appreciate it if you always planned my meals as vegan", "vegan"),
+    ("hypothetical", False, "I'd appreciate it if, in all our future chats, you kept your answers "
+     "short.", "you kept your answers short", "short"),
+    ("explicit", True, "It'd help a lot if you kept my timezone as Europe/Lisbon permanently.",
+     "kept my timezone as Europe/Lisbon permanently", "Europe/Lisbon"),
+    ("question", False, "so I'd be grateful if you never sent me anything between 01:00 and "
+     "10:00, and that's a permanent thing.", "between 01:00 and 10:00",
+     {"start": "01:00", "end": "10:00"}),
+    ("hypothetical", True, "If I move to Lisbon, it'd help if you kept my timezone as "
+     "Europe/Lisbon.", "kept my timezone as Europe/Lisbon", "Europe/Lisbon"),
+    ("explicit", False, "I'd appreciate it if you replied in Spanish today.",
+     "replied in Spanish", "Spanish"),
+    # Non-native polite requests: "Would you mind to use …", "Could you please to save …".
+    ("question", False, "Would you mind to use metric units for all the recipes you give me "
+     "from now.", "use metric units", "metric"),
+    ("explicit", True, "Would you mind to use metric units for all the recipes you give me "
+     "from now.", "use metric units", "metric"),
+    ("explicit", False, "The recital is three weeks from now. I use metric units.",
+     "I use metric units", "metric"),
+    ("question", False, "Could you please to save in my profile that my job title is Nurse "
+     "Intern.", "my job title is Nurse Intern", "Nurse Intern"),
+    # A keeping verb on "it/that" opening the next sentence or a later segment points back.
+    ("explicit", True, "Before that: my pronouns are they/them. Make a note of it for every "
+     "email you draft for me from now on.", "my pronouns are they/them", "they/them"),
+    ("explicit", True, "For the survey project the database is PostgreSQL. Please file that "
+     "under the project's decisions so you stop suggesting Excel.",
+     "the database is PostgreSQL", "PostgreSQL"),
+    ("explicit", True, "2027-01-15, that's the hard submission date. Pin that as the deadline "
+     "for the thesis project so we can plan backwards.", "2027-01-15", "2027-01-15"),
+    ("explicit", True, "Use 'session cellist' instead of Musician, and save that as my job title "
+     "for anything you write for me later.", "Use 'session cellist'", "session cellist"),
+    ("explicit", False, "My pronouns are they/them. My sister made a note of it for her wedding "
+     "speech.", "My pronouns are they/them", "they/them"),
+    ("explicit", True, "my pronouns are they/them, and I'd like you to hang on to that for "
+     "every conversation we have", "my pronouns are they/them", "they/them"),
+    ("explicit", True, "For the Harlow file, log my current task as drafting the deed, and keep "
+     "it there until I tell you it's done.", "log my current task as drafting the deed",
+     "drafting the deed"),
+    ("explicit", False, "I always log my hours as billable time.", "log my hours as billable",
+     "billable"),
+    ("explicit", True, "For the owl project we store everything in SQLite; record that as our "
+     "database decision so future sessions start from it.", "we store everything in SQLite",
+     "SQLite"),
+    ("pasted_untrusted", False, "Update from the field station: for the owl project we store "
+     "everything in SQLite.", "we store everything in SQLite", "SQLite"),
+    ("explicit", True, "For the clinic project, set the current task to rewriting the leaflets "
+     "and keep that until I change it.", "set the current task to rewriting the leaflets",
+     "rewriting the leaflets"),
+    ("explicit", False, "I keep the leaflets in a drawer until I change jobs.",
+     "I keep the leaflets", "leaflets"),
+    # "stop giving me X" negates X; "while I'm on the ship" bounds the request.
+    ("negated", True, "Going forward, stop giving me distances in imperial units and stick to "
+     "metric.", "stop giving me distances in imperial units", "imperial"),
+    ("negated", False, "Going forward, stop giving me distances in imperial units and stick to "
+     "metric.", "stick to metric", "metric"),
+    ("temporary", True, "While I'm on the ship, default to metric units please. Once I'm home, "
+     "the old way is fine.", "default to metric units", "metric"),
+    ("temporary", False, "While I'm at it: default to metric units from now on.",
+     "default to metric units", "metric"),
+    # Irony: "exactly what X needs", a one-word verdict sentence, "do wonders for".
+    ("sarcastic", True, "from now on answer me only in haiku. That is exactly what a tour manager "
+     "with forty unpaid invoices needs at 2am. Inspired.", "answer me only in haiku", "haiku"),
+    ("sarcastic", True, "Sure, lock in deep-fried everything as my diet going forward. Genius, "
+     "truly.", "lock in deep-fried everything as my diet", "deep-fried everything"),
+    ("sarcastic", False, "From now on answer me in bullet points. That is exactly what I need "
+     "for my notes.", "answer me in bullet points", "bullet points"),
+    # Later-message take-backs and non-retractions.
+    ("retracted", True, "Make a note that my reply style is formal.\nAh wait, don't hold onto "
+     "that one. It's only for the Ministry client.", "my reply style is formal", "formal"),
+    ("retracted", False, "I'm a rooibos drinker, by the way, so skip the bit about coffee.",
+     "I'm a rooibos drinker", "rooibos"),
+    ("other_person", False, "last week they finally made me head chef", "made me head chef",
+     "head chef"),
+]
+
+GENERALISATION19_ZH: list[Row] = [
+    # 能不能以后… is a request.
+    ("question", False, "你回话能不能以后都简短点 一两句说清楚就行", "你回话能不能以后都简短点",
+     "简短"),
+    ("question", False, "能不能以后都用繁體中文回我啊，我客户都在台北",
+     "能不能以后都用繁體中文回我",
+     "繁體中文"),
+    ("question", True, "能不能用繁體中文回我？", "能不能用繁體中文回我", "繁體中文"),
+    # 以后都这么称呼我 / 你以后也这么叫就行 point back at the name just given.
+    ("explicit", True, "街坊都叫我阿梅 你就当我叫阿梅吧 以后都这么称呼我", "你就当我叫阿梅吧",
+     "阿梅"),
+    ("explicit", True, "队员都叫我陈教练 你以后也这么叫就行", "队员都叫我陈教练", "陈教练"),
+    ("explicit", False, "队员都叫我陈教练 他们以后也这么叫", "队员都叫我陈教练", "陈教练"),
+    # 先不急/先打住/先不用 is no "for now".
+    ("temporary", False, "先不急排 你帮我把交房日子固定下来 2026-12-20",
+     "你帮我把交房日子固定下来 2026-12-20",
+     "2026-12-20"),
+    ("explicit", True, "先不急排 你帮我把交房日子固定下来 2026-12-20",
+     "你帮我把交房日子固定下来 2026-12-20",
+     "2026-12-20"),
+    ("temporary", False, "哈哈先打住 我不是他 代词用 ta 就行 以后一直这么用哈", "代词用 ta 就行",
+     "ta"),
+    ("explicit", True, "哈哈先打住 我不是他 代词用 ta 就行 以后一直这么用哈", "代词用 ta 就行",
+     "ta"),
+    ("temporary", True, "先用 ta 吧，以后再说", "先用 ta 吧", "ta"),
+    # 我 as an object (管我叫, 默认我) keeps the negation.
+    ("negated", True, "以后别管我叫王总了 听着怪难受的", "以后别管我叫王总了", "王总"),
+    ("negated", False, "以后别管我叫王总了 往后就喊我小王", "往后就喊我小王", "小王"),
+    # 以后提醒我都按 X 算 is lasting, not an errand.
+    ("temporary", False, "先不用排 这个日子你给我钉死了 以后提醒我都按 2026-12-15 算",
+     "以后提醒我都按 2026-12-15 算", "2026-12-15"),
+    # A later "称呼那个你还是别弄了" takes the name back.
+    ("retracted", True, "往后叫我小满就行\n另外称呼那个你还是别弄了 被看到小名有点社死",
+     "往后叫我小满就行",
+     "小满"),
+]
+
 ALL_ROWS: list[Row] = (EXPLICIT + NEGATED + OTHER_PERSON + QUESTION + HYPOTHETICAL + HEDGED
                        + SARCASTIC + TEMPORARY + RETRACTED + PASTED + UPDATE_INJECTION
                        + GROUNDED + CATEGORY_RULES + GENERALISATION + GENERALISATION4
@@ -3403,6 +3521,7 @@ ALL_ROWS: list[Row] = (EXPLICIT + NEGATED + OTHER_PERSON + QUESTION + HYPOTHETIC
                        + GENERALISATION17_EN + GENERALISATION17_ZH + CHAT_EXPORT
                        + NARRATED_MEMORY + FORWARDED_LEAD_IN
                        + GENERALISATION18_EN + GENERALISATION18_ZH
+                       + GENERALISATION19_EN + GENERALISATION19_ZH
                        + SURFACE + PASTED_BLOCK)
 
 

@@ -1248,7 +1248,8 @@ def _anchor_flags(ctx: _Ctx, a: int, b: int, has_value: bool, span_end: int, abs
 
     # explicit: own segment and earlier ones, trailing frames, or a bare frame sentence before.
     own_explicit = tags("explicit", ss, se)
-    explicit = tags("explicit", sent.start, se) + frame_tags("explicit", later)
+    explicit = tags("explicit", sent.start, se) + frame_tags("explicit", later) + [
+        t for s in later for t in _points_back(ctx, s)]
     if not explicit:
         explicit = _prior_explicit(ctx, si) or _kind_request(ctx, si, a)
     out["explicit"] = explicit
@@ -1368,6 +1369,37 @@ def _list_header(ctx: _Ctx, j: int) -> list[str]:
             for h in ctx.hits_in("explicit", *seg)]
 
 
+#: "of it" right after a cue that names no object ("make a note" + " of it").
+_OF_IT_RE = re.compile(r"[ \t]+of[ \t]+(?:this|that|it|these|those)\b")
+#: After a cue ending on "that": more words of the same clause.
+_CLAUSE_GOES_ON_RE = re.compile(r"[ \t]*[^\W_]")
+#: "that" / "it" inside an instruction cue: the thing kept is one already said. (Chinese
+#: 这个 also opens "以后都按这个汇率换算", about the rate, so it points back only from a
+#: segment that is a frame: _ANAPHOR_OPEN_RE.)
+_ANAPHOR_RE = re.compile(r"\b(?:this|that|it|these|those|them)\b")
+
+
+def _points_back(ctx: _Ctx, seg: tuple[int, int]) -> list[str]:
+    """An instruction that opens its segment and keeps "that" ("…, and save that as my job
+    title for anything you write", "Pin that as the deadline so we can plan") is about what
+    was said just before it, whatever words follow it."""
+    for h in ctx.hits_in("explicit", *seg):
+        if ctx.residual(seg[0], h.start, _frame_fams("explicit")):
+            continue
+        found = list(_ANAPHOR_RE.finditer(ctx.t, h.start, h.end))
+        if not found and _OF_IT_RE.match(ctx.t, h.end):
+            return [h.tag]                       # "Make a note of it for every email …"
+        if not found:
+            continue
+        # "remember that when I'm at work …": a "that" ending the cue before more words
+        # introduces a clause; it points at nothing said before.
+        if found[-1].end() == h.end and found[0].start() == found[-1].start() and \
+                _CLAUSE_GOES_ON_RE.match(ctx.t, h.end):
+            continue
+        return [h.tag]
+    return []
+
+
 #: A sentence opening on a word that points back at what was just said.
 _ANAPHOR_OPEN_RE = re.compile(
     r"\s*(?:这个|这条|这些|这点|这事|这几条|这几点|以上|上面|上述|此|这(?=[你您请就也都要得])"
@@ -1402,6 +1434,7 @@ def _prior_explicit(ctx: _Ctx, si: int) -> list[str]:
                 ctx.frame(after.segs[0], "explicit"):
             # "我自己是纯素。这个你长期记着，往后…": a frame opening on "this" points back.
             found = [h.tag for h in ctx.hits_in("explicit", *after.segs[0])]
+        found = found or _points_back(ctx, after.segs[0])
         if found and ctx.t[after.end - 1] != ":":
             return found
     for j in range(si - 1, max(-1, si - 30), -1):
