@@ -3506,6 +3506,293 @@ GENERALISATION19_ZH: list[Row] = [
      "小满"),
 ]
 
+# Rows for the twentieth held-out batch (written blind as pairs of a request and its near miss).
+GENERALISATION20_EN: list[Row] = [
+    # Mock enthusiasm, deadpan verdicts, "Ha. Ha."; a turn to seriousness ends the irony.
+    ("sarcastic", True, "OMG yes!!! lock in Pacific/Kiritimati as my timezone! being a whole day "
+     "ahead of my crew is SO my vibe", "lock in Pacific/Kiritimati as my timezone",
+     "Pacific/Kiritimati"),
+    ("sarcastic", False, "lock in Europe/Paris as my timezone, the crew base moved and I love it",
+     "lock in Europe/Paris as my timezone", "Europe/Paris"),
+    ("sarcastic", True, "Default my drink to the blue raspberry slushie. Elite sports science.",
+     "Default my drink to the blue raspberry slushie", "blue raspberry slushie"),
+    ("sarcastic", True, "Oh, brilliant idea, swap my units over to metric for good. Ha. Ha.",
+     "swap my units over to metric for good", "metric"),
+    ("sarcastic", False, "ignore my last message, my kid grabbed my laptop 🙄 For real though: "
+     "every time you make me a worksheet, use metric units.",
+     "every time you make me a worksheet, use metric units", "metric"),
+    ("sarcastic", True, "every time you make me a worksheet, use metric units 🙄",
+     "every time you make me a worksheet, use metric units", "metric"),
+    # Request shapes: set my DND window permanently:, make X the name you use for me,
+    # default my drink to, whenever you X, do it in Y, I want every recipe in …
+    ("explicit", True, "- Set my do-not-disturb window permanently: 08:00 to 15:30.",
+     "08:00 to 15:30", {"start": "08:00", "end": "15:30"}),
+    ("explicit", True, "quick one: make Marigold the name you use for me, for keeps.",
+     "make Marigold the name you use for me", "Marigold"),
+    ("explicit", False, "Create a branch called dev and make it the default branch",
+     "Create a branch called dev", "dev"),
+    ("explicit", True, "Whenever you plan my match-day fuel, default my drink to coconut water.",
+     "default my drink to coconut water", "coconut water"),
+    ("question", False, "Petite précision for the future: whenever you reply to me, do it in "
+     "French.", "whenever you reply to me, do it in French", "French"),
+    ("explicit", True, "And while we're at it, I want every recipe you give me in metric, not "
+     "just this one.", "I want every recipe you give me in metric", "metric"),
+    ("temporary", False, "And while we're at it, I want every recipe you give me in metric, not "
+     "just this one.", "I want every recipe you give me in metric", "metric"),
+    ("temporary", True, "While we're in Lisbon, reply in Portuguese.", "reply in Portuguese",
+     "Portuguese"),
+    ("explicit", True, "I would be gratefull if you kept your answers short, today and every day "
+     "after.", "kept your answers short", "short"),
+    ("explicit", True, "my pronouns are they/them, please use those with me from here on out.",
+     "my pronouns are they/them", "they/them"),
+    ("explicit", False, "my pronouns are they/them, I'll use those from here on out.",
+     "my pronouns are they/them", "they/them"),
+    ("explicit", True, "Three bits for your notes, mate, so I'm not repeating meself:\n"
+     "- I'm Gaz, not Gareth", "I'm Gaz", "Gaz"),
+    ("explicit", True, "For the census project the data goes in PostgreSQL. Log that as the "
+     "project's database so future sessions don't reopen it.", "the data goes in PostgreSQL",
+     "PostgreSQL"),
+    ("explicit", True, "A couple of house rules for you: use metric for all distances.",
+     "use metric for all distances", "metric"),
+    ("question", False, "What IS permanent: I drink black coffee, no sugar. File that.",
+     "I drink black coffee", "black coffee"),
+    ("explicit", True, "What you can save for real: metric for fuel and distances.",
+     "metric for fuel and distances", "metric"),
+    ("explicit", True, "metric, yes — keep it that way for every chat.", "metric", "metric"),
+    ("explicit", True, "keep every reply plain and friendly; that's how I want it every time.",
+     "keep every reply plain and friendly", "plain and friendly"),
+    ("explicit", True, "Spanish for all replies, starting now and staying that way.",
+     "Spanish for all replies", "Spanish"),
+    ("explicit", True, "Yes, save Europe/Berlin. The other one... k I guess.",
+     "Yes, save Europe/Berlin", "Europe/Berlin"),
+    ("explicit", True, "Pin this for the Alvarez file: my current task is reconciling receipts.",
+     "my current task is reconciling receipts", "reconciling receipts"),
+    ("explicit", True, "Also file under my profile: pronouns she/her.", "pronouns she/her",
+     "she/her"),
+    ("explicit", False, "I always tell the new hires: remember, the patrons come first. I drink "
+     "Earl Grey.", "I drink Earl Grey", "Earl Grey"),
+    ("explicit", False, "I'm a tea person and I always tell the new hires: remember, tea first.",
+     "I'm a tea person", "tea"),
+    ("hedged", True, "I'm a tea-all-day person, Earl Grey mostly.", "Earl Grey mostly",
+     "Earl Grey"),
+    ("negated", False, "Keep the replies formal and concise though, that part I want "
+     "permanently.", "Keep the replies formal and concise", "formal and concise"),
+    ("explicit", True, "Keep the replies formal and concise though, that part I want "
+     "permanently.", "Keep the replies formal and concise", "formal and concise"),
+    # Take-backs: "cancel the vegan default", "lose the nickname … The metric rule stays",
+    # "undo that, my first name is fine", "the due date … is dead — don't hang on to it".
+    ("retracted", True, "Default to vegan for every menu from now on.\nsee, that's exactly why "
+     "— cancel the vegan default, half my clients want fish.", "Default to vegan", "vegan"),
+    ("retracted", True, "Going forward, address me as Counselor Reyes.\nEh, that's a bit much — "
+     "undo that, my first name is fine like before.", "address me as Counselor Reyes",
+     "Counselor Reyes"),
+]
+
+GENERALISATION20_ZH: list[Row] = [
+    ("other_person", False, "我是常驻迪拜的副驾驶 跟我说时间的话 默认都按 Asia/Dubai 算 长期有效",
+     "默认都按 Asia/Dubai 算", "Asia/Dubai"),
+    ("hypothetical", False, "跟我说时间的话 默认都按 Asia/Dubai 算", "默认都按 Asia/Dubai 算",
+     "Asia/Dubai"),
+    ("other_person", False, "以后凡是跟我说重量温度都按metric来", "都按metric来", "metric"),
+    ("other_person", True, "他跟我说以后都按metric来", "以后都按metric来", "metric"),
+    ("other_person", True, "室友在宿舍群里@我：帮我记着 毕业论文初稿截止是 2026-12-01",
+     "毕业论文初稿截止是 2026-12-01", "2026-12-01"),
+    ("temporary", True, "最后这十天给我做食谱的时候每次都按低碳水饮食来 比完赛立马恢复",
+     "每次都按低碳水饮食来", "低碳水饮食"),
+    ("explicit", True, "帮我把职位存进资料里：高级置业顾问", "高级置业顾问", "高级置业顾问"),
+    ("temporary", False, "21:30 到次日 07:30 这段时间以后都别打扰我，设成固定的免打扰",
+     "21:30 到次日 07:30", {"start": "21:30", "end": "07:30"}),
+    ("explicit", True, "喊我阿芳就成 一直这么喊 别叫我方女士", "喊我阿芳就成", "阿芳"),
+    ("explicit", False, "我的称呼就叫花姐，客人也都这么喊", "我的称呼就叫花姐", "花姐"),
+    ("explicit", True, "每天 01:00 到 09:00 别吵我 我跑夜班白天补觉 这个设成常态",
+     "01:00 到 09:00", {"start": "01:00", "end": "09:00"}),
+    ("explicit", True, "你帮我把职位存成乘务长。", "你帮我把职位存成乘务长", "乘务长"),
+    ("retracted", False,
+     "你帮我把职位存成乘务长。然后以后默认时区 Asia/Singapore 吧……还是别了，下个月调回上海。",
+     "你帮我把职位存成乘务长", "乘务长"),
+    ("retracted", True, "然后以后默认时区 Asia/Singapore 吧……还是别了，下个月调回上海。",
+     "以后默认时区 Asia/Singapore 吧", "Asia/Singapore"),
+    ("explicit", True, "新的交片截止记成 2027-01-15 到时候提醒我", "新的交片截止记成 2027-01-15",
+     "2027-01-15"),
+    ("temporary", False, "新的交片截止记成 2027-01-15 到时候提醒我", "新的交片截止记成 2027-01-15",
+     "2027-01-15"),
+    ("retracted", True,
+     "每次推荐饮品都推美式给我\n草稿删了吧 太长 另外咖啡那条也别记了 医生让我戒咖啡",
+     "每次推荐饮品都推美式给我", "美式"),
+    ("explicit", True, "我喝的是桂花乌龙 你以后推荐就往这上面靠", "我喝的是桂花乌龙", "桂花乌龙"),
+    ("explicit", True, "不过称呼上 叫我老罗 这个你给我一直用下去", "叫我老罗", "老罗"),
+    ("explicit", True, "现在在改第四章 当前任务更新一下 就写改第四章", "就写改第四章", "改第四章"),
+    ("explicit", True, "我们口头谈好的交稿截止是 2026-11-25 你记这个", "交稿截止是 2026-11-25",
+     "2026-11-25"),
+    ("hypothetical", True, "等我下个月合同签下来，你就把我的职位存成品牌顾问。",
+     "你就把我的职位存成品牌顾问", "品牌顾问"),
+    ("sarcastic", False, "这都什么啊🙄 说真的：以后回复都用英文。", "以后回复都用英文", "英文"),
+]
+
+# Rows for the twenty-first held-out batch (a realistic, category-balanced mix).
+GENERALISATION21_EN: list[Row] = [
+    ("sarcastic", True, "yeah sure save 'reply in Latin' as my default, that'll really help w "
+     "my chem homework lmao", "save 'reply in Latin' as my default", "Latin"),
+    ("sarcastic", True, "Great. Wonderful. Write it down: our database is now a shared Excel "
+     "sheet, that's clearly where this is heading anyway.",
+     "our database is now a shared Excel sheet", "a shared Excel sheet"),
+    ("sarcastic", False, "Great. Write it down: our database is PostgreSQL.",
+     "our database is PostgreSQL", "PostgreSQL"),
+    ("explicit", True, "Put it in my profile: it's not Senior Paralegal but Legal Operations "
+     "Manager these days.", "Legal Operations Manager", "Legal Operations Manager"),
+    ("negated", False, "Put it in my profile: it's not Senior Paralegal but Legal Operations "
+     "Manager these days.", "Legal Operations Manager", "Legal Operations Manager"),
+    ("negated", True, "Put it in my profile: it's not Senior Paralegal but Legal Operations "
+     "Manager these days.", "Senior Paralegal", "Senior Paralegal"),
+    ("negated", True, "Stop defaulting to imperial, mate. Save that.", "Stop defaulting to "
+     "imperial", "imperial"),
+    ("explicit", True, "Lock my timezone to Europe/Dublin for good, that's base.",
+     "Lock my timezone to Europe/Dublin", "Europe/Dublin"),
+    ("explicit", True, "pls make Portuguese ur default language when replying to me.",
+     "make Portuguese ur default language", "Portuguese"),
+    ("explicit", True, "Put me down as Master Plumber on my profile and keep it that way.",
+     "Put me down as Master Plumber", "Master Plumber"),
+    ("explicit", False, "They put me down as Master Plumber on my profile by mistake.",
+     "put me down as Master Plumber", "Master Plumber"),
+    ("explicit", True, "Two things for the long haul: my editor is Sublime Text, and indent "
+     "with spaces.", "my editor is Sublime Text", "Sublime Text"),
+    ("explicit", True, "Current task for the harvest-app project, keep it pinned: rewriting the "
+     "invoice export.", "rewriting the invoice export", "rewriting the invoice export"),
+    # A value that only modifies another subject is not grounded.
+    ("grounded", False, "Keep on file, permanently: my go-to yarn weight is DK.",
+     "my go-to yarn weight is DK", "yarn"),
+    ("grounded", True, "Keep on file: our Postgres database is the source of truth.",
+     "our Postgres database", "Postgres"),
+    ("grounded", True, "Keep on file: my package manager is yarn.", "my package manager is yarn",
+     "yarn"),
+]
+
+GENERALISATION21_ZH: list[Row] = [
+    ("explicit", True, "小助手你听好啊我这个人不爱喝咖啡以后你给我推荐喝的就按绿茶来我天天泡一壶的",
+     "以后你给我推荐喝的就按绿茶来", "绿茶"),
+    ("explicit", True, "把我的职位登记成门店经理，以后落款就用这个头衔。",
+     "把我的职位登记成门店经理",
+     "门店经理"),
+    ("sarcastic", True, "是喔，那你以後都推薦我喝能量飲料好了，反正我也不需要睡覺",
+     "那你以後都推薦我喝能量飲料好了", "能量飲料"),
+    ("sarcastic", False,
+     "先说正经的：以后回复简短点。然后你这个用 Excel 当数据库的建议——太天才了🙄",
+     "以后回复简短点", "简短"),
+    ("explicit", True, "今天先全部用英文回复我。另外时区以后一直按 Europe/Berlin 来。",
+     "时区以后一直按 Europe/Berlin 来", "Europe/Berlin"),
+    ("explicit", True, "之後回覆我一律用繁體中文，謝啦", "之後回覆我一律用繁體中文", "繁體中文"),
+    ("explicit", True, "另外给你备个案：称呼我写“周律师”就行，以后每次都这么叫。",
+     "称呼我写“周律师”就行", "周律师"),
+    ("question", False, "以后我问你喝点什么好 就默认给我推荐菊花茶", "就默认给我推荐菊花茶",
+     "菊花茶"),
+    ("explicit", True, "好 就 23:00 到 07:00 以后这个时间段都别给我推东西", "23:00 到 07:00",
+     {"start": "23:00", "end": "07:00"}),
+    ("retracted", True, "分支默认记成 release/2.4 吧，以后都往这上面推……等等，先别，还没切出来",
+     "分支默认记成 release/2.4", "release/2.4"),
+    ("explicit", True, "饮品这块给你存个档：我固定喝燕麦拿铁", "我固定喝燕麦拿铁", "燕麦拿铁"),
+    ("explicit", False, "我帮你存一下这个文件，燕麦拿铁那张图", "燕麦拿铁那张图", "燕麦拿铁"),
+]
+
+# Rows for the twenty-second held-out batch (long messages with several facts; conversations).
+GENERALISATION22_EN: list[Row] = [
+    # Prohibitions about something else do not take the value back.
+    ("retracted", False, "For your records, my pronouns are she/her; please store that as well. "
+     "I am not ready to share my employer, so please do not save anything about my employer.",
+     "my pronouns are she/her", "she/her"),
+    ("retracted", False, "- Current task: drafting the grant. Keep that as my current task.\n"
+     "- Not sure yet whether we sow wheat or barley, so don't record anything about that.",
+     "Current task: drafting the grant", "drafting the grant"),
+    ("retracted", False, "the permanent setting should be America/Chicago, save that one 🙏 also "
+     "my drummer says I should make you call me 'Captain Riff' forever lmao no.",
+     "the permanent setting should be America/Chicago", "America/Chicago"),
+    ("retracted", True, "Set my timezone to Europe/Lisbon for good.\nSorry, my mistake: make "
+     "that Atlantic/Azores. Keep that one permanently.", "Set my timezone to Europe/Lisbon",
+     "Europe/Lisbon"),
+    ("retracted", True, "Note for the future: I edit in Audacity.\nHm, I'm trialling Reaper, so "
+     "don't lock Audacity in yet.", "I edit in Audacity", "Audacity"),
+    ("retracted", True, "Going forward, address me as Counsellor Reyes.\nDrop it. Actually... no, "
+     "leave it. Or not. Ugh, I'll decide later.", "address me as Counsellor Reyes",
+     "Counsellor Reyes"),
+    ("retracted", True, "oh absolutely switch me to imperial units forever right hahaha no",
+     "switch me to imperial units forever", "imperial"),
+    # Irony and a labelled sincere instruction after it.
+    ("sarcastic", True, "By all means, make a permanent note that I'd love every answer in "
+     "Latin. Nothing says efficiency quite like it.", "every answer in Latin", "Latin"),
+    ("sarcastic", False, "Make a permanent note that I'd love answers in Latin. Nothing says "
+     "efficiency quite like it. Actual standing instruction: keep every answer under 150 words.",
+     "keep every answer under 150 words", "under 150 words"),
+    ("sarcastic", True, "please note the deploy target is officially 'Kevin's desktop'. Five "
+     "nines, easily.", "the deploy target is officially 'Kevin's desktop'", "Kevin's desktop"),
+    # New request shapes.
+    ("explicit", True, "make pytest the standard test framework for this repo, permanently",
+     "make pytest the standard test framework", "pytest"),
+    ("explicit", True, "What I do want saved for good: reply in plain short answers.",
+     "reply in plain short answers", "plain short answers"),
+    ("explicit", True, "What doesn't change: all quantities in grams, metric units forever.",
+     "all quantities in grams, metric units forever", "metric"),
+    ("explicit", True, "You can keep calling me Mx. Ferreira though, that's correct.",
+     "keep calling me Mx. Ferreira", "Mx. Ferreira"),
+    ("explicit", False, "They keep calling me Mx. Ferreira at school.",
+     "keep calling me Mx. Ferreira", "Mx. Ferreira"),
+    ("explicit", True, "Stick with America/Denver for every appointment time you show me.",
+     "Stick with America/Denver", "America/Denver"),
+    ("question", False, "no but do lock me to America/New_York going forward",
+     "do lock me to America/New_York going forward", "America/New_York"),
+    ("explicit", True, "And permanently switch me to metric units, I count carbs in grams.",
+     "permanently switch me to metric units", "metric"),
+    ("explicit", True, "my pronouns are they/them, please carry that into every chat we have.",
+     "my pronouns are they/them", "they/them"),
+    ("explicit", True, "We've settled on PostgreSQL for the database. Treat that as decided "
+     "whenever this project comes up.", "We've settled on PostgreSQL", "PostgreSQL"),
+    ("explicit", True, "Yes please: French in every reply you write me, not just this one.",
+     "French in every reply you write me", "French"),
+    ("explicit", True, "Close, but no, I'm pescatarian. Save that instead.", "I'm pescatarian",
+     "pescatarian"),
+    ("explicit", True, "Cheers. And add builder's tea as my usual drink to your notes.",
+     "add builder's tea as my usual drink", "builder's tea"),
+]
+
+GENERALISATION22_ZH: list[Row] = [
+    ("retracted", True, "以后你回我消息都用粤语吧\n等阵先 我阿妈都要用呢个账号 啱先嗰句当我冇讲过",
+     "以后你回我消息都用粤语吧", "粤语"),
+    ("hypothetical", False, "长期的话，我的时区还是 Asia/Shanghai，这个你一直记着。",
+     "我的时区还是 Asia/Shanghai", "Asia/Shanghai"),
+    ("hypothetical", False, "reply 的话 default 用中文", "reply 的话 default 用中文", "中文"),
+    ("explicit", True, "reply 的话 default 用中文", "reply 的话 default 用中文", "中文"),
+    ("hypothetical", True, "如果下雨的话就用英文回复我", "就用英文回复我", "英文"),
+    ("explicit", True, "我人在乌鲁木齐，时区以后按 Asia/Urumqi 来。", "时区以后按 Asia/Urumqi 来",
+     "Asia/Urumqi"),
+    ("explicit", True, "我常驻香港，时区以后固定用 Asia/Hong_Kong。",
+     "时区以后固定用 Asia/Hong_Kong",
+     "Asia/Hong_Kong"),
+    ("explicit", True, "这个项目数据库就定 MySQL 了，以后别再给我推荐别的。",
+     "这个项目数据库就定 MySQL 了",
+     "MySQL"),
+    ("explicit", True, "我是三年级语文老师，职位写这个就行。", "我是三年级语文老师",
+     "三年级语文老师"),
+    ("explicit", True, "不是会计，我是出纳，职位记出纳就行", "职位记出纳就行", "出纳"),
+    ("temporary", False, "先立个规矩：训练计划里杠铃重量统一按 metric 写，以后都这样",
+     "杠铃重量统一按 metric 写", "metric"),
+    ("explicit", True, "这个案子的截止日期你给我记成 2026-11-20", "截止日期你给我记成 2026-11-20",
+     "2026-11-20"),
+    ("explicit", True, "当前任务你给我登记成：滨江花园3栋的过户手续", "滨江花园3栋的过户手续",
+     "滨江花园3栋的过户手续"),
+    ("explicit", True, "帮我把个人资料补两条：\n1. 称呼：阿杰", "称呼：阿杰", "阿杰"),
+    ("explicit", True, "英寸我换算不来 你每次给我报尺寸都用 metric 就行",
+     "你每次给我报尺寸都用 metric",
+     "metric"),
+    ("explicit", False, "你每次给我报尺寸都用 metric，烦死了", "你每次给我报尺寸都用 metric",
+     "metric"),
+    ("other_person", False, "我的职位写「高级置业顾问」，以后对外介绍都用这个",
+     "我的职位写「高级置业顾问」", "高级置业顾问"),
+    ("explicit", True, "测试框架定成 pytest，分支就用 main，这两样都帮我登记到项目里",
+     "测试框架定成 pytest",
+     "pytest"),
+    ("retracted", False,
+     "以后聊写作工具都默认 Scrivener 吧。顺便说一句，我朋友一直安利我试试 Obsidian，"
+     "我还在观望，别当真。", "以后聊写作工具都默认 Scrivener 吧", "Scrivener"),
+]
+
 ALL_ROWS: list[Row] = (EXPLICIT + NEGATED + OTHER_PERSON + QUESTION + HYPOTHETICAL + HEDGED
                        + SARCASTIC + TEMPORARY + RETRACTED + PASTED + UPDATE_INJECTION
                        + GROUNDED + CATEGORY_RULES + GENERALISATION + GENERALISATION4
@@ -3522,6 +3809,9 @@ ALL_ROWS: list[Row] = (EXPLICIT + NEGATED + OTHER_PERSON + QUESTION + HYPOTHETIC
                        + NARRATED_MEMORY + FORWARDED_LEAD_IN
                        + GENERALISATION18_EN + GENERALISATION18_ZH
                        + GENERALISATION19_EN + GENERALISATION19_ZH
+                       + GENERALISATION20_EN + GENERALISATION20_ZH
+                       + GENERALISATION21_EN + GENERALISATION21_ZH
+                       + GENERALISATION22_EN + GENERALISATION22_ZH
                        + SURFACE + PASTED_BLOCK)
 
 

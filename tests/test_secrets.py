@@ -78,6 +78,9 @@ POSITIVES: list[tuple[str, str, str]] = [
     ("export DB_PASSWORD=Pa55word99", "Pa55word99", "password"),
     (f"here is it: {RANDOM_B64}", RANDOM_B64, "high_entropy"),
     (f"key: {HEX_SECRET}", HEX_SECRET, "high_entropy"),
+    # a bare "the key" before a value that looks like one (a DeepL key: a UUID and ":fx")
+    ("wiring the glossary into DeepL with the key 7c1e9b2a-4f3d-4e8a-9b1c-2d5e6f7a8b9c:fx",
+     "7c1e9b2a-4f3d-4e8a-9b1c-2d5e6f7a8b9c:fx", "token"),
     (PUTTY, PUTTY, "private_key"),
     # English, stated in words
     ("my password is hunter2", "hunter2", "password"),
@@ -268,6 +271,8 @@ NEGATIVES: list[str] = [
     "Remember that my pronouns are he/him.",
     "I am working on ticket ABC-12345 about the checkout",
     "email me at sam.lee2026@example.com",
+    "the key is under the mat",
+    "the key point is that I use Vim",
     "my laptop key: ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIGx7mQ3c2Z9yYk1f8w5s6d4a3b2n1m0 sam@laptop",
     # Chinese memories without a secret value
     "我喜欢喝美式咖啡，不加糖。",

@@ -261,7 +261,7 @@ _FAMILY_NAMES: tuple[str, ...] = (
     "retracted", "corrected", "kept", "agreement", "pasted_header", "pasted_report",
     "update_injection", "clause_break", "soft_break", "filler", "absurd_value", "quantifier",
     "continuation", "self_quote", "text_task", "negation_bridge", "topic_shift",
-    "reported_clause",
+    "reported_clause", "sincere",
 )
 _STRUCTURAL = frozenset({"clause_break", "soft_break"})
 _ABSURD = frozenset({"absurd"})
@@ -1331,14 +1331,25 @@ def _sarcasm(ctx: _Ctx, si: int, absurd: bool, a: int, seg: tuple[int, int]) -> 
     punchline is ("…数据全丢了。记住，以后就用它，老板肯定给我加鸡腿")."""
     sent = ctx.sents[si]
     found: list[str] = []
+    # "…grabbed my laptop 🙄 For real though: use metric": a turn to seriousness ends the
+    # irony said before it.
+    serious = [h.start for h in ctx.hits.get("sincere", ()) if h.start < a]
+    # …and one that opens the value's own sentence ("先说正经的：以后回复简短点。然后…🙄")
+    # keeps the irony said after it about something else.
+    first = any(sent.start <= p for p in serious)
+
+    def ended(end: int) -> bool:
+        return (end <= a and any(end <= p for p in serious)) or (first and end > sent.end)
+
     families = ("sarcastic", "sarcastic_weak") if absurd else ("sarcastic",)
     for fam in families:
         for h in ctx.hits.get(fam, ()):
             after = fam == "sarcastic" and h.start >= sent.end
-            if h.start < sent.end and h.end > sent.start or h.entry.anywhere or after:
+            if (h.start < sent.end and h.end > sent.start or h.entry.anywhere or after) \
+                    and not ended(h.end):
                 found.append(h.tag)
         for j in range(len(ctx.sents)):
-            if j != si and ctx.sentence_frame(j, fam):
+            if j != si and not ended(ctx.sents[j].end) and ctx.sentence_frame(j, fam):
                 found.extend(ctx.sentence_frame(j, fam))
     laughs = ctx.hits.get("laughter", ())
     found.extend(h.tag for h in laughs if a <= h.start < seg[1])
@@ -1369,10 +1380,15 @@ def _list_header(ctx: _Ctx, j: int) -> list[str]:
             for h in ctx.hits_in("explicit", *seg)]
 
 
+#: A subject of the speaker's own (or someone's) before a verb: a statement, not a request.
+_SUBJECT_RE = re.compile(r"\b(?:i|we|he|she|they|i'?ll|i'?m|i'?ve|we'?ll|we'?re|you'?ll|"
+                         r"my\s+\w+|our\s+\w+)\b")
 #: "of it" right after a cue that names no object ("make a note" + " of it").
 _OF_IT_RE = re.compile(r"[ \t]+of[ \t]+(?:this|that|it|these|those)\b")
 #: After a cue ending on "that": more words of the same clause.
-_CLAUSE_GOES_ON_RE = re.compile(r"[ \t]*[^\W_]")
+_CLAUSE_GOES_ON_RE = re.compile(
+    r"[ \t]*(?!(?:instead|too|also|as\s+well|please|pls|permanently|forever|for\s+good|now|then"
+    r"|thanks|one)\b)[^\W_]")
 #: "that" / "it" inside an instruction cue: the thing kept is one already said. (Chinese
 #: 这个 also opens "以后都按这个汇率换算", about the rate, so it points back only from a
 #: segment that is a frame: _ANAPHOR_OPEN_RE.)
@@ -1385,6 +1401,12 @@ def _points_back(ctx: _Ctx, seg: tuple[int, int]) -> list[str]:
     was said just before it, whatever words follow it."""
     for h in ctx.hits_in("explicit", *seg):
         if ctx.residual(seg[0], h.start, _frame_fams("explicit")):
+            # "…, please use those with me from here on out": an imperative on "those"
+            # before a lasting cue points back too, though not a statement of one's own
+            # ("I'll use that from now on").
+            before = ctx.t[seg[0]:h.start]
+            if _ANAPHOR_RE.search(before) and not _SUBJECT_RE.search(before):
+                return [h.tag]
             continue
         found = list(_ANAPHOR_RE.finditer(ctx.t, h.start, h.end))
         if not found and _OF_IT_RE.match(ctx.t, h.end):
@@ -1531,6 +1553,8 @@ def _quoted_report(ctx: _Ctx, a: int, b: int) -> tuple[list[str], list[str]]:
     for qa, qb in ctx.quotes():
         if not (qa < a and b <= qb):
             continue
+        if not _TOKEN_RE.search(t[qa + 1:a] + t[b:qb]):
+            continue                            # "我的职位写「高级置业顾问」": the value, quoted
         stops = [m.end() for m in _QUOTE_STOP_RE.finditer(t, max(0, qa - _QUOTE_LEAD), qa)]
         lead = stops[-1] if stops else max(0, qa - _QUOTE_LEAD)
         before = lead                          # the previous sentence, if the quote opens one
@@ -1988,11 +2012,17 @@ class _Named:
 _OBJECT_TAIL = (r"([^,.;:!?()\n]{1,40}?)(?=\s+(?:in|on|at|for|from|of|to|with|about|because"
                 r"|since|as|and|but|i|it|which|that|if|so)\b|\s*[,.;:!?()\n]|\s*$)")
 _NAMED_OBJECT_RE = re.compile(
-    r"[ \t]*(?:about\s+|of\s+)?(?:the|my|your|our|this|that|these|those)\s+" + _OBJECT_TAIL)
+    r"[ \t]*(?:(?:anything|something|stuff|nothing)\s+)?(?:about\s+|of\s+|regarding\s+)?"
+    r"(?:the|my|your|our|this|that|these|those)\s+" + _OBJECT_TAIL)
+#: "don't record anything about that": what the cue's own sentence just said.
+_ABOUT_THAT_RE = re.compile(r"[ \t]+(?:anything|something|stuff)[ \t]+(?:about|regarding|on|re)"
+                            r"[ \t]+(?:that|this|it)\b")
 #: …and after a cue that already ends in its determiner ("scratch the *bug report* I filed").
 #: "that"/"this" are left out: in "scratch that" they are the object, not its determiner.
 _DETERMINER_END_RE = re.compile(r"\b(?:the|my|your|our|these|those)$")
 _NAMED_AFTER_DETERMINER_RE = re.compile(r"[ \t]*" + _OBJECT_TAIL)
+#: A connector opening a segment ("so the due date … is dead").
+_CONNECTOR_RE = re.compile(r"[ \t]*(?:so|and|but|because|oh|well|plus|also)\b[ \t,]*")
 #: A Chinese segment that opens on a demonstrative names its topic ("那个 bug 不修了").
 _CJK_DEMONSTRATIVE_RE = re.compile(r"(?:那|这)(?:个|条|句|件|部分|段|块|些|一条|一个|一句)")
 #: …and one alone before its cue points back at the segment before it when that says a
@@ -2025,7 +2055,8 @@ def _quantifier_at(t: str, h: _Hit, quantifiers: Iterable[_Hit], seg: tuple[int,
 
 
 def _named(lex: _Lexicon, t: str, hits: Iterable[_Hit], segs: Sequence[tuple[int, int]],
-           values: Sequence[tuple[int, int]], quantifiers: Sequence[_Hit] = ()) -> _Named:
+           values: Sequence[tuple[int, int]], quantifiers: Sequence[_Hit] = (),
+           kept: Sequence[_Hit] = ()) -> _Named:
     """What some retraction cues of one sentence name: the rest of their segment ("Zed 那个
     划掉", "回复风格那条不要了"), a noun phrase right after them ("never mind the typo",
     "scratch the bug report"), the words inside a cue with a gap ("scratch the Zed part"),
@@ -2065,22 +2096,35 @@ def _named(lex: _Lexicon, t: str, hits: Iterable[_Hit], segs: Sequence[tuple[int
         if "…" in h.entry.cue:
             latin.append((h.start, h.end))
         inside = [h.name] if h.name is not None else []
-        if m is None and nxt is not None and "…" not in h.entry.cue and \
-                not _tokens(lex, t, [(sa, h.start), (h.end, max(h.end, sb)), *inside],
-                            unigrams=True):
+        alone = not _tokens(lex, t, [(sa, h.start), (h.end, max(h.end, sb)), *inside],
+                            unigrams=True)
+        named_next = False
+        # …unless that segment says what stays ("undo that, my first name is fine").
+        if m is None and nxt is not None and "…" not in h.entry.cue and alone and \
+                not any(nxt[0] <= k.start < nxt[1] for k in kept):
             na, nb = nxt
             topic = _NAMED_OBJECT_RE.match(t, na)
             if topic is not None and topic.start(1) < nb:
                 spans.append((na, min(nb, topic.end(1))))
+                named_next = True
             elif _CJK_DEMONSTRATIVE_RE.match(t, na):
                 spans.append((na, nb))
+                named_next = True
+        # "the due date I gave you is dead — don't hang on to it": a cue alone in its
+        # segment that points back with "it"/"that" is about the thing the segment before
+        # it opens on.
+        if m is None and alone and gi > 0 and not named_next and \
+                _ANAPHOR_RE.search(t, h.start, h.end):
+            pa, pb = segs[gi - 1]
+            lead = _CONNECTOR_RE.match(t, pa)
+            topic = _NAMED_OBJECT_RE.match(t, lead.end() if lead else pa)
+            if topic is not None and topic.start(1) < pb:
+                spans.append((pa, min(pb, topic.end(1))))
         # "她还让我喝枸杞茶，这个就不用记了": a cue in a segment that opens on a bare
         # demonstrative points back at the thing the previous segment just said – not at
         # a reason to wait ("架构评审还没过，这个先别记"), which is about the memory, nor at
         # the reason a correction before it gives ("啊不是，那是上家公司的电脑，这条别记").
-        if m is None and gi > 0 and _CJK_DEMONSTRATIVE_RE.match(t, sa) and \
-                not _tokens(lex, t, [(sa, h.start), (h.end, max(h.end, sb)), *inside],
-                            unigrams=True) \
+        if m is None and gi > 0 and _CJK_DEMONSTRATIVE_RE.match(t, sa) and alone \
                 and _says_a_thing(lex, t, segs[gi - 1]) \
                 and not any(c.entry.family == "corrected" and c.start < segs[gi - 1][0]
                             for c in hits):
@@ -2218,7 +2262,8 @@ def _retraction_in_message(ctx: _Ctx, sent: _Sentence, seg: tuple[int, int], thr
     for h in candidates:
         by_sentence.setdefault(ctx.sent_at(h.start), []).append(h)
     quantifiers = ctx.hits.get("quantifier", ())
-    names = {si: _named(ctx.lex, ctx.t, hs, ctx.sents[si].segs, ctx.value_spans, quantifiers)
+    names = {si: _named(ctx.lex, ctx.t, hs, ctx.sents[si].segs, ctx.value_spans, quantifiers,
+                        kept)
              for si, hs in by_sentence.items()}
     for h in candidates:
         if h.entry.anywhere and sent.start <= h.start < sent.end:
@@ -2229,6 +2274,29 @@ def _retraction_in_message(ctx: _Ctx, sent: _Sentence, seg: tuple[int, int], thr
         hsi = ctx.sent_at(h.start)
         hs = ctx.sents[hsi]
         region_a = seg_of(h.start)[0]
+        if hs is not sent and _ABOUT_THAT_RE.match(ctx.t, h.end):
+            continue
+        # "…。顺便说一句，我朋友一直安利我试试 Obsidian，我还在观望，别当真。": a later
+        # sentence that opens on another topic is about that topic, unless its withdrawal
+        # names the value or its kind ("Also scratch the editor part").
+        if hs is not sent and not names[hsi].value_named and \
+                not _names_a_kind(ctx.lex, names[hsi]) and any(
+                    not _TOKEN_RE.search(ctx.t, hs.start, x.start)
+                    for fam in ("topic_shift", "continuation") for x in ctx.hits.get(fam, ())
+                    if hs.start <= x.start < h.start):
+            continue
+        # "save that one 🙏 also my drummer says I should … lmao no": a bare withdrawal
+        # after someone else's suggestion turns that down, not the value before it.
+        if h.start >= threshold and not names[hsi].value_named and not h.entry.anywhere and any(
+                threshold <= r.start < h.start for r in ctx.hits.get("other_person_reported", ())):
+            continue
+        # "你帮我把职位存成乘务长。然后以后默认时区 X 吧……还是别了": a withdrawal that names
+        # nothing, after an instruction of its own sentence, withdraws that one.
+        if hs is not sent and not names[hsi].words and not h.entry.anywhere and (
+                ctx.hits_in("explicit", hs.start, h.start) or (
+                    hsi > 0 and ctx.sents[hsi - 1] is not sent
+                    and ctx.hits_in("explicit", ctx.sents[hsi - 1].start, hs.start))):
+            continue
         # "以后回我简洁点，之前说的要详细那条作废": what it names (its topic, or the object
         # right after it) was said before this message (`earlier_statement`), so it withdraws
         # that, not the value just said – unless it names the value itself.
@@ -2307,7 +2375,7 @@ def _retraction_later(lex: _Lexicon, mt: str, leaves: Sequence[_Leaf], target: _
     for h in candidates:
         by_sentence.setdefault(sentence_of(h.start), []).append(h)
     quantifiers = scanned.get("quantifier", ())
-    names = {si: _named(lex, mt, hs, sents[si].segs, values, quantifiers)
+    names = {si: _named(lex, mt, hs, sents[si].segs, values, quantifiers, kept)
              for si, hs in by_sentence.items()}
     found: list[str] = []
     for h in candidates:
@@ -2320,6 +2388,11 @@ def _retraction_later(lex: _Lexicon, mt: str, leaves: Sequence[_Leaf], target: _
         if any(ka <= va < kb for ka, kb in holes for va, _ in values) or \
                 _tokens(lex, mt, holes) & target.value.tokens:
             continue                            # "编辑器没问题" keeps the editor
+        # …and so does a sentence of its own after it ("lose the nickname. The metric rule
+        # stays."): what the message says stays is not what it takes back.
+        if any(ka <= va < kb for x in sents[si + 1:] for ka, kb in _kept_segments(x, kept)
+               for va, _ in values):
+            continue
         spans = [(x, y) for x, y in _outside(sent.end, [(0, region_a), *holes]) if x < sent.end]
         own = _words(lex, mt, _outside(len(mt), spans))
         value_in = any(x <= va < y for x, y in spans for va, _ in values)
@@ -2422,6 +2495,34 @@ def _split_conversation(conversation: Sequence[Message], message_id: str | None,
 
 # --------------------------------------------------------------------------- entry point
 
+#: After a value: one or two more words, then a verb of being ("yarn *weight is* DK").
+_SUBJECT_HEAD_RE = re.compile(r"[ \t]+([a-z][a-z-]*)(?:[ \t]+([a-z][a-z-]*))?[ \t]+"
+                              r"(?:is|are|was|were)\b")
+
+
+#: Words between a value and "is" that are no noun the value could modify.
+_NOT_A_HEAD = frozenset({"also", "still", "really", "now", "definitely", "always", "just",
+                         "actually", "honestly", "truly", "basically", "officially", "then"})
+
+
+def _modifies_other_subject(lex: _Lexicon, t: str, end: int) -> bool:
+    """Is the value at ``t[:end]`` the first word of a longer subject whose head is not a
+    kind of fact ("yarn weight is …", not "Postgres database is …", "Vim also is …")?"""
+    m = _SUBJECT_HEAD_RE.match(t, end)
+    if m is None:
+        return False
+    head = m.group(2) or m.group(1)
+    return not ({head, head.rstrip("s")} & (lex.kind_words | _NOT_A_HEAD)) and \
+        m.group(1) not in _NOT_A_HEAD
+
+
+def _only_a_modifier(lex: _Lexicon, t: str, occs: Sequence[tuple[int, int, Any]]) -> bool:
+    """Is every Latin occurrence of a value leaf in the span a modifier of another subject
+    (and is there one at all)? Chinese has no such spacing to read it from."""
+    latin = [o for o in occs if t[o[0]:o[1]].isascii()]
+    return bool(latin) and all(_modifies_other_subject(lex, t, o[1]) for o in latin)
+
+
 def analyse(
     text: str,
     start: int,
@@ -2496,6 +2597,12 @@ def analyse(
             alias = str(inside[0][2])
             cues["grounded"].append(f"grounded:{'zh' if _CJK_RE.search(alias) else 'en'}:"
                                     f"alias:{alias}")
+    # A Latin value that only modifies the subject of another statement ("my go-to *yarn*
+    # weight is DK" for package_manager=yarn) is not what the span says it is.
+    if grounded and all(_only_a_modifier(ctx.lex, t, [o for o in occs if o[0] >= ns
+                                                      and o[1] <= ne])
+                        for occs in occ_by_leaf):
+        grounded = False
     if not grounded:
         cues["grounded"] = []
 

@@ -476,7 +476,10 @@ _EN_CUES = (
         r"|anthropic|aws|stripe|github|gitlab|slack|deploy)[\s_\-]?keys?|apikeys?"
         r"|(?:(?:access|auth|api|bearer|refresh|session|bot|personal\s+access|github|gitlab"
         r"|slack|npm|pypi|hugging\s?face|hf)[\s_\-]?)?tokens?"
-        r"|client[\s_\-]?secrets?|secret(?:\s+(?:key|code|phrase|word))?|credentials?",
+        r"|client[\s_\-]?secrets?|secret(?:\s+(?:key|code|phrase|word))?|credentials?"
+        # a bare "key" before a value that looks like one ("with the key 7c1e…:fx")
+        r"|(?:deepl|mapbox|sendgrid|twilio|mailgun|google|gcp|azure|firebase)[\s_\-]?keys?"
+        r"|(?<=the\s)key(?=\s+[A-Za-z0-9])",
     ),
 )
 _ZH_CUES = (
