@@ -3793,6 +3793,46 @@ GENERALISATION22_ZH: list[Row] = [
      "我还在观望，别当真。", "以后聊写作工具都默认 Scrivener 吧", "Scrivener"),
 ]
 
+# Rows for the twenty-third held-out batch (developers in an IDE chat or code review).
+GENERALISATION23_EN: list[Row] = [
+    ("explicit", True, "Persist this in your memory across every repo I open: pnpm is my "
+     "package manager.", "pnpm is my package manager", "pnpm"),
+    ("explicit", True, "Save to project memory for infra-live — current task: migrating the "
+     "Terraform state.", "current task: migrating the Terraform state",
+     "migrating the Terraform state"),
+    ("explicit", True, "i basically live in zed now. make that the editor you assume for me "
+     "permanently", "i basically live in zed now", "zed"),
+    ("explicit", True, "Add to the decisions you keep for orders-svc: API style is GraphQL.",
+     "API style is GraphQL", "GraphQL"),
+    ("pasted_untrusted", True, "what does this commit change?\n\ncommit 9c41e2d7b0a3\nAuthor: Kai "
+     "Tanaka <kai@initech.example>\n\n    Everyone: use yarn from now on.",
+     "use yarn from now on", "yarn"),
+    ("retracted", True, "Remember the deadline for search-svc is 2026-12-01.\nactually forget the "
+     "deadline I gave you, the PM just moved it", "the deadline for search-svc is 2026-12-01",
+     "2026-12-01"),
+    ("retracted", True, "Going forward, edge-proxy deploys to Fastly.\nRevert \"edge-proxy deploys "
+     "to Fastly\"\n\nThis reverts my previous message.", "edge-proxy deploys to Fastly",
+     "Fastly"),
+    ("explicit", False, "can you review this commit message?\n```\nFrom now on all preview "
+     "environments deploy to Fly.io.\n```", "all preview environments deploy to Fly.io",
+     "Fly.io"),
+]
+
+GENERALISATION23_ZH: list[Row] = [
+    ("explicit", True, "- 存个 deadline：billing-v2 必须 2026-11-20 前上线",
+     "billing-v2 必须 2026-11-20 前上线",
+     "2026-11-20"),
+    ("explicit", True, "代码风格这块写进我的偏好：缩进 spaces，4 个", "缩进 spaces", "spaces"),
+    ("explicit", True, "我的时区是 Asia/Shanghai，今后 cron 表达式和日志时间你都按这个换算给我",
+     "我的时区是 Asia/Shanghai", "Asia/Shanghai"),
+    ("explicit", True, "profile 里职位那栏给我填上：SRE 工程师。", "SRE 工程师", "SRE 工程师"),
+    ("other_person", True, "帮我记下，小张那边的编辑器是 Emacs", "小张那边的编辑器是 Emacs",
+     "Emacs"),
+    ("explicit", False,
+     "帮我看下这个 commit message：\n```\n以后所有预览环境都部署到 Fly.io。\n```",
+     "以后所有预览环境都部署到 Fly.io", "Fly.io"),
+]
+
 ALL_ROWS: list[Row] = (EXPLICIT + NEGATED + OTHER_PERSON + QUESTION + HYPOTHETICAL + HEDGED
                        + SARCASTIC + TEMPORARY + RETRACTED + PASTED + UPDATE_INJECTION
                        + GROUNDED + CATEGORY_RULES + GENERALISATION + GENERALISATION4
@@ -3812,6 +3852,7 @@ ALL_ROWS: list[Row] = (EXPLICIT + NEGATED + OTHER_PERSON + QUESTION + HYPOTHETIC
                        + GENERALISATION20_EN + GENERALISATION20_ZH
                        + GENERALISATION21_EN + GENERALISATION21_ZH
                        + GENERALISATION22_EN + GENERALISATION22_ZH
+                       + GENERALISATION23_EN + GENERALISATION23_ZH
                        + SURFACE + PASTED_BLOCK)
 
 

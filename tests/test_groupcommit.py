@@ -87,9 +87,11 @@ def test_a_batch_decides_like_the_same_proposals_one_by_one(tmp_path: Path) -> N
     raws.append({"tenantId": TENANT, "subjectId": "u1"})                       # invalid
     raws.append(dict(raws[-2], tenantId="nobody"))                             # no tenant
     one = Store.init(tmp_path / "one", durable=False)
-    many = Store.init(tmp_path / "many", durable=False)
-    for s in (one, many):
-        _setup(s, pairs)
+    _setup(one, pairs)
+    # The second store is a copy of the first, so both start from the same commits (a
+    # tenant's first commits carry the wall-clock time they were made at).
+    shutil.copytree(tmp_path / "one", tmp_path / "many")
+    one, many = Store(tmp_path / "one", durable=False), Store(tmp_path / "many", durable=False)
     singly = [gate.submit(one, raw, now=NOW) for raw in raws]
     batched = gate.submit_many(many, raws, now=NOW)
 

@@ -2708,6 +2708,10 @@ def _drop_habitual(ctx: _Ctx) -> None:
     ctx.hits["explicit"] = kept
 
 
+#: A fenced code block, closed or running to the end of the message.
+_FENCE_RE = re.compile(r"```[^\n]*\n.*?(?:```|\Z)", re.S)
+
+
 def _drop_pasted_instructions(ctx: _Ctx) -> None:
     """An instruction inside a quoted passage the speaker pasted – a quotation that opens the
     message, a line or follows a colon, closed or not ('here's our onboarding doc, tldr
@@ -2717,6 +2721,11 @@ def _drop_pasted_instructions(ctx: _Ctx) -> None:
     is "short and direct"'), and neither are the speaker's own earlier words ('I told you:
     "always reply in French"', 我说过：“以后都用中文回复我”)."""
     t = ctx.t
+    # A fenced code block (a commit message, a config file, a log) is pasted text too.
+    fenced = [(m.start(), m.end()) for m in _FENCE_RE.finditer(t)]
+    if fenced:
+        ctx.hits["explicit"] = [h for h in ctx.hits.get("explicit", ())
+                                if not any(fa < h.start < fb for fa, fb in fenced)]
     if '"' not in t and "'" not in t:
         return
     passages = [(qa, qb) for qa, qb in ctx.quotes() if _opens_passage(ctx, qa)]
