@@ -1380,9 +1380,6 @@ def _list_header(ctx: _Ctx, j: int) -> list[str]:
             for h in ctx.hits_in("explicit", *seg)]
 
 
-#: A subject of the speaker's own (or someone's) before a verb: a statement, not a request.
-_SUBJECT_RE = re.compile(r"\b(?:i|we|he|she|they|i'?ll|i'?m|i'?ve|we'?ll|we'?re|you'?ll|"
-                         r"my\s+\w+|our\s+\w+)\b")
 #: "of it" right after a cue that names no object ("make a note" + " of it").
 _OF_IT_RE = re.compile(r"[ \t]+of[ \t]+(?:this|that|it|these|those)\b")
 #: After a cue ending on "that": more words of the same clause.
@@ -1404,8 +1401,8 @@ def _points_back(ctx: _Ctx, seg: tuple[int, int]) -> list[str]:
             # "…, please use those with me from here on out": an imperative on "those"
             # before a lasting cue points back too, though not a statement of one's own
             # ("I'll use that from now on").
-            before = ctx.t[seg[0]:h.start]
-            if _ANAPHOR_RE.search(before) and not _SUBJECT_RE.search(before):
+            if _ANAPHOR_RE.search(ctx.t, seg[0], h.start) and \
+                    not ctx.hits_in("habit_subject", seg[0], h.start):
                 return [h.tag]
             continue
         found = list(_ANAPHOR_RE.finditer(ctx.t, h.start, h.end))
@@ -2512,8 +2509,8 @@ def _modifies_other_subject(lex: _Lexicon, t: str, end: int) -> bool:
     if m is None:
         return False
     head = m.group(2) or m.group(1)
-    return not ({head, head.rstrip("s")} & (lex.kind_words | _NOT_A_HEAD)) and \
-        m.group(1) not in _NOT_A_HEAD
+    return m.group(1) not in _NOT_A_HEAD and head not in _NOT_A_HEAD and \
+        head not in lex.kind_words and head.rstrip("s") not in lex.kind_words
 
 
 def _only_a_modifier(lex: _Lexicon, t: str, occs: Sequence[tuple[int, int, Any]]) -> bool:
