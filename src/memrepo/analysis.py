@@ -661,23 +661,70 @@ def _phrase_pass(lex: _Lexicon, t: str, only: frozenset[str] | None = None) -> _
     return found, exempt
 
 
-_SCAN_LITERALS: dict[tuple[int, frozenset[str] | None], tuple[str, ...]] = {}
+@dataclass(frozen=True)
+class _ScanPlan:
+    """The regexes :func:`_scan` runs for one set of families, indexed by the prefilter
+    literals they need: a scan finds which literals the text holds (through their first
+    character pair, not by trying each of some two thousand) and runs only the regexes
+    one of those literals admits, in lexicon order."""
+
+    regexes: tuple[tuple[str, _Entry, re.Pattern[str], bool], ...]  # family, entry, re, named
+    exempts: tuple[tuple[str, re.Pattern[str]], ...]
+    special: tuple[tuple[str, _Entry, re.Pattern[str]], ...]
+    always: frozenset[int]                         # regexes with no prefilter
+    always_exempt: frozenset[int]
+    by_literal: Mapping[str, tuple[int, ...]]
+    exempt_by_literal: Mapping[str, tuple[int, ...]]
+    single_chars: frozenset[str]                   # one-character literals
+    by_pair: Mapping[str, tuple[str, ...]]         # longer literals by their first two chars
+
+    def literals_in(self, t: str) -> set[str]:
+        present = set(self.single_chars.intersection(t))
+        pairs = {t[i:i + 2] for i in range(len(t) - 1)}
+        for pair in pairs.intersection(self.by_pair):
+            present.update(lit for lit in self.by_pair[pair] if lit in t)
+        return present
 
 
-def _scan_literals(lex: _Lexicon, only: frozenset[str] | None) -> tuple[str, ...]:
-    """Every prefilter literal of the regexes :func:`_scan` runs for ``only``."""
+_SCAN_PLANS: dict[tuple[int, frozenset[str] | None], _ScanPlan] = {}
+
+
+def _scan_plan(lex: _Lexicon, only: frozenset[str] | None) -> _ScanPlan:
     key = (id(lex), only)
-    found = _SCAN_LITERALS.get(key)
-    if found is None:
-        literals: set[str] = set()
-        for name, fam in lex.families.items():
-            if only is None or name in only:
-                for _entry, (_pat, needs) in fam.regexes:
-                    literals |= needs or set()
-                for _pat, needs in fam.exempt_regexes:
-                    literals |= needs or set()
-        found = _SCAN_LITERALS[key] = tuple(sorted(literals))
-    return found
+    plan = _SCAN_PLANS.get(key)
+    if plan is not None:
+        return plan
+    regexes: list[tuple[str, _Entry, re.Pattern[str], bool]] = []
+    exempts: list[tuple[str, re.Pattern[str]]] = []
+    special: list[tuple[str, _Entry, re.Pattern[str]]] = []
+    always: set[int] = set()
+    always_exempt: set[int] = set()
+    by_literal: dict[str, list[int]] = {}
+    exempt_by_literal: dict[str, list[int]] = {}
+    for name, fam in lex.families.items():
+        if only is not None and name not in only:
+            continue
+        for entry, (pat, needs) in fam.regexes:
+            (always.add(len(regexes)) if needs is None else
+             [by_literal.setdefault(lit, []).append(len(regexes)) for lit in needs])
+            regexes.append((name, entry, pat, "name" in pat.groupindex))
+        for pat, needs in fam.exempt_regexes:
+            (always_exempt.add(len(exempts)) if needs is None else
+             [exempt_by_literal.setdefault(lit, []).append(len(exempts)) for lit in needs])
+            exempts.append((name, pat))
+        special.extend((name, entry, pat) for entry, pat in fam.special)
+    literals = set(by_literal) | set(exempt_by_literal)
+    by_pair: dict[str, list[str]] = {}
+    for lit in sorted(literals):
+        if len(lit) > 1:
+            by_pair.setdefault(lit[:2], []).append(lit)
+    plan = _SCAN_PLANS[key] = _ScanPlan(
+        tuple(regexes), tuple(exempts), tuple(special), frozenset(always),
+        frozenset(always_exempt), {k: tuple(v) for k, v in by_literal.items()},
+        {k: tuple(v) for k, v in exempt_by_literal.items()},
+        frozenset(lit for lit in literals if len(lit) == 1),
+        {k: tuple(v) for k, v in by_pair.items()})
+    return plan
 
 
 def _scan(lex: _Lexicon, t: str, *, only: frozenset[str] | None = None,
@@ -692,37 +739,35 @@ def _scan(lex: _Lexicon, t: str, *, only: frozenset[str] | None = None,
     pre_found, pre_exempt = phrases if phrases is not None else _phrase_pass(lex, t, only)
     found = {k: list(v) for k, v in pre_found.items() if only is None or k in only}
     exempt = {k: list(v) for k, v in pre_exempt.items() if only is None or k in only}
-    # Which prefilter literals occur in t, looked up once (not once per regex needing them).
-    present = frozenset(filter(t.__contains__, _scan_literals(lex, only)))
-    for name, fam in lex.families.items():
-        if only is not None and name not in only:
-            continue
-        for entry, (pat, needs) in fam.regexes:
-            if needs is not None and needs.isdisjoint(present):
+    plan = _scan_plan(lex, only)
+    present = plan.literals_in(t)
+    run = set(plan.always)
+    run.update(i for lit in present for i in plan.by_literal.get(lit, ()))
+    for i in sorted(run):
+        name, entry, pat, named = plan.regexes[i]
+        for m in pat.finditer(t):
+            if m.end() > m.start():
+                inner = m.span("name") if named and m.end("name") > m.start("name") else None
+                found.setdefault(name, []).append(_Hit(m.start(), m.end(), entry, inner))
+    for name, entry, pat in plan.special:
+        if entry.cased:
+            if orig is None or folded is None:
                 continue
-            named = "name" in pat.groupindex
-            for m in pat.finditer(t):
-                if m.end() > m.start():
-                    inner = m.span("name") if named and m.end("name") > m.start("name") \
-                        else None
-                    found.setdefault(name, []).append(_Hit(m.start(), m.end(), entry, inner))
-        for entry, pat in fam.special:
-            if entry.cased:
-                if orig is None or folded is None:
-                    continue
-                for m in pat.finditer(orig):
-                    a, b = folded.from_orig[m.start()], folded.from_orig[m.end()]
-                    if b > a:
-                        found.setdefault(name, []).append(_Hit(a, b, entry))
-            else:
-                for pos in seg_starts:
-                    m = pat.match(t, pos)
-                    if m is not None and m.end() > m.start():
-                        found.setdefault(name, []).append(_Hit(m.start(), m.end(), entry))
-        for pat, needs in fam.exempt_regexes:
-            if needs is None or not needs.isdisjoint(present):
-                exempt.setdefault(name, []).extend(m.span() for m in pat.finditer(t)
-                                                   if m.end() > m.start())
+            for m in pat.finditer(orig):
+                a, b = folded.from_orig[m.start()], folded.from_orig[m.end()]
+                if b > a:
+                    found.setdefault(name, []).append(_Hit(a, b, entry))
+        else:
+            for pos in seg_starts:
+                m = pat.match(t, pos)
+                if m is not None and m.end() > m.start():
+                    found.setdefault(name, []).append(_Hit(m.start(), m.end(), entry))
+    run = set(plan.always_exempt)
+    run.update(i for lit in present for i in plan.exempt_by_literal.get(lit, ()))
+    for i in sorted(run):
+        name, pat = plan.exempts[i]
+        exempt.setdefault(name, []).extend(m.span() for m in pat.finditer(t)
+                                           if m.end() > m.start())
     out: dict[str, list[_Hit]] = {}
     for name, hits in found.items():
         spans = exempt.get(name, ())
