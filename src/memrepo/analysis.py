@@ -1104,7 +1104,7 @@ class _Ctx:
         self.hits = hits
         self._starts = [s.start for s in sents]
         self._frames: dict[tuple[int, int, str], bool] = {}
-        self._questions: dict[int, list[str]] = {}
+        self._questions: dict[tuple[int, int], list[str]] = {}
         self._quotes: list[tuple[int, int]] | None = None
         self.value_spans: Sequence[tuple[int, int]] = ()
 
@@ -1168,13 +1168,21 @@ class _Ctx:
     def lang_of(self, a: int, b: int) -> str:
         return "zh" if _CJK_RE.search(self.t, a, b) else "en"
 
-    def question(self, si: int) -> list[str]:
-        if si in self._questions:
-            return self._questions[si]
+    def question(self, si: int, at: int | None = None) -> list[str]:
+        """Question cues of sentence ``si``; with ``at``, only from the last change of
+        topic before ``at`` on ("我是不是该换成 pnpm 啊，对了，我编辑器用的 VS Code，这个你
+        帮忙记着": the question was about something else)."""
         sent = self.sents[si]
+        cut = sent.start
+        if at is not None:
+            shifts = [h.start for h in self.hits_in("topic_shift", sent.start, at)
+                      if h.start > sent.start]
+            cut = shifts[-1] if shifts else cut
+        if (si, cut) in self._questions:
+            return self._questions[(si, cut)]
         cues: list[str] = []
-        if not self.hits_in("polite_request", sent.start, sent.end):
-            segs = list(sent.segs)
+        if not self.hits_in("polite_request", cut, sent.end):
+            segs = [s for s in sent.segs if s[0] >= cut] or list(sent.segs[-1:])
             tagged = False
             while len(segs) > 1 and self.frame(segs[-1], "question_tag"):
                 segs.pop()
@@ -1191,7 +1199,7 @@ class _Ctx:
                 cues.extend(h.tag for h in self.hits_in("question", a, b) if h.end <= b)
             if "?" in sent.term and not tagged:
                 cues.append(f"question:{self.lang_of(sent.start, sent.end)}:?")
-        self._questions[si] = cues
+        self._questions[(si, cut)] = cues
         return cues
 
 
@@ -1201,7 +1209,7 @@ def _counts(text: str) -> tuple[int, int]:
 
 
 #: Default reach of a negator: Latin words (CJK characters: twice as many) to the value.
-_NEGATION_REACH = 4
+_NEGATION_REACH = 6
 
 
 def _negation(ctx: _Ctx, a: int, b: int, seg: tuple[int, int], *, time: bool = False
@@ -1233,7 +1241,7 @@ def _negation(ctx: _Ctx, a: int, b: int, seg: tuple[int, int], *, time: bool = F
                  if b <= h.start < se and not h.entry.forward]
         if after:
             h = min(after, key=lambda x: x.start)
-            latin, cjk = _counts(ctx.t[b:h.start])
+            latin, cjk = _counts(_RESUMPTIVE_RE.sub("", ctx.t[b:h.start]))
             # A relative clause makes the value the negator's object ("GraphQL is something
             # we will never use"); not past a comma ("GraphQL is what we use, never REST").
             bridged = any(b <= r.start and r.end <= h.start
@@ -1247,6 +1255,10 @@ def _negation(ctx: _Ctx, a: int, b: int, seg: tuple[int, int], *, time: bool = F
             if aside is not None:
                 return [aside.tag]
     return []
+
+
+#: A word taking up a topic put first ("npm 这玩意儿我一次都没用过"): no distance from it.
+_RESUMPTIVE_RE = re.compile(r"(?:这|那)(?:玩意儿?|东西|货|个东西)")
 
 
 def _aside_negator(ctx: _Ctx, b: int, seg: tuple[int, int]) -> _Hit | None:
@@ -1343,7 +1355,7 @@ def _anchor_flags(ctx: _Ctx, a: int, b: int, has_value: bool, span_end: int, abs
     quoted_source += label_source
     out["other_person"] = other + quoted_other
 
-    out["question"] = ctx.question(si)
+    out["question"] = ctx.question(si, a)
 
     out["sarcastic"] = _sarcasm(ctx, si, absurd, a, seg)
 
@@ -1351,17 +1363,55 @@ def _anchor_flags(ctx: _Ctx, a: int, b: int, has_value: bool, span_end: int, abs
     out["retracted"] = _retraction_in_message(ctx, sent, seg, threshold)
 
     pasted = quoted_source + [h.tag for h in ctx.hits.get("pasted_header", ())
-                              if h.start < sent.end]
-    pasted += tags("pasted_report", sent.start, se)
+                              if h.start < sent.end and not _quoted_before(ctx, h, sent.start)]
+    # "in the docs," names a source; "in google docs," names the value (an editor).
+    pasted += [h.tag for h in ctx.hits_in("pasted_report", sent.start, se)
+               if not (h.start < b and a < h.end)]
     line_start = ctx.t.rfind("\n", 0, a) + 1
     if ctx.t[line_start:a].lstrip().startswith(">"):
         pasted.append(f"pasted_untrusted:{ctx.lang_of(sent.start, sent.end)}:> quote")
     out["pasted_untrusted"] = pasted
 
     out["update_injection"] = [h.tag for h in ctx.hits.get("update_injection", ())
-                               if h.start < sent.end]
+                               if h.start < sent.end
+                               and not _quoted_before(ctx, h, sent.start)]
     out["negated"] = _negation(ctx, a, b, seg, time=time) if has_value else []
     return out
+
+
+def _quoted_before(ctx: _Ctx, h: _Hit, start: int) -> bool:
+    """Does the passage ``h`` brings in end, as a quotation, before ``start``? A header whose
+    paste is one quotation ("found this on reddit: '…remember I use yarn…'. anyway, keep
+    that I use pnpm"), or a cue inside such a quotation, leaves the user's own sentences
+    after the closing quote alone."""
+    for o, c in ctx.quotes():
+        if c >= start:
+            continue
+        if (o <= h.start and h.end <= c + 1) or \
+                (o >= h.end and not ctx.t[h.end:o].strip()):
+            return True
+    return False
+
+
+#: A clause commenting on what was just said: "that's …", "which is …", "这就是…".
+_BACK_COMMENT_RE = re.compile(
+    r"\s*(?:(?:that|this|which)(?:'?s|\s+is|\s+was)|thats|这(?:就|才|可|也)?是|那(?:就|才|可)?是)")
+
+
+_MOCK_SURE_RE = re.compile(
+    r"\b(?:obviously|clearly|totally|definitely|surely|of\s+course|naturally|literally"
+    r"|exactly|precisely)\b"
+    r"|显然|明显|肯定|绝对|当然|必须的")
+
+
+def _mock_comment(ctx: _Ctx, a: int, b: int) -> list[str]:
+    """A laugh closing a mock-certain comment on what was just said laughs at it: "…my diet
+    is donuts, that's obviously how i got these abs lmaooo", "That's exactly what my payslip
+    says, if you squint hard enough lol" ("…, that's my favourite editor lol" is no joke)."""
+    if not _BACK_COMMENT_RE.match(ctx.t, a) or not _MOCK_SURE_RE.search(ctx.t, a, b):
+        return []
+    return [h.tag for h in ctx.hits_in("laughter", a, b)
+            if ctx.residual(h.end, b, ("filler",)) == 0]
 
 
 def _sarcasm(ctx: _Ctx, si: int, absurd: bool, a: int, seg: tuple[int, int]) -> list[str]:
@@ -1401,6 +1451,10 @@ def _sarcasm(ctx: _Ctx, si: int, absurd: bool, a: int, seg: tuple[int, int]) -> 
     last = sent.segs[-1]
     if last[0] > seg[0] and ctx.frame(last, "laughter"):
         found.extend(h.tag for h in ctx.hits_in("laughter", *last))
+    elif last[0] > seg[0]:
+        found.extend(_mock_comment(ctx, *last))
+    if si + 1 < len(ctx.sents):
+        found.extend(_mock_comment(ctx, ctx.sents[si + 1].start, ctx.sents[si + 1].end))
     if si + 1 < len(ctx.sents):
         found.extend(ctx.sentence_frame(si + 1, "laughter"))
     return found
@@ -1421,8 +1475,36 @@ def _list_header(ctx: _Ctx, j: int) -> list[str]:
     sent = ctx.sents[j]
     if any(ctx.hits_in(fam, sent.start, sent.end) for fam in _HEADER_QUALIFIERS):
         return []
-    return [h.tag for seg in sent.segs if ctx.frame(seg, "explicit")
-            for h in ctx.hits_in("explicit", *seg)]
+    found = [h.tag for seg in sent.segs if ctx.frame(seg, "explicit")
+             for h in ctx.hits_in("explicit", *seg)]
+    if not found and _LIST_ITEM_RE.match(ctx.t, sent.end):
+        # Numbered or bulleted lines under it: an instruction anywhere in the header heads
+        # them however many words it has ("a few standing arrangements which I should be
+        # grateful if you would retain for all our future sessions:", "请将下列两项归入项目
+        # 档案，以备后续会议引用：").
+        # The instruction must close its clause: "帮我记几条会议纪要：" asks for minutes,
+        # "Things to remember about Mia:" is about Mia.
+        found = [h.tag for seg in sent.segs for h in ctx.hits_in("explicit", *seg)
+                 if not ctx.residual(h.end, seg[1], _frame_fams("explicit"))]
+    return found
+
+
+#: A list item's marker: "1.", "2)", "(a)", "b)", "-", "*", "•", "一、", "（1）".
+_LIST_MARKER = r"[ \t]*(?:\d{1,2}[.)、]|\(?[a-z]\)|\(\d{1,2}\)|[-*•·]|[一二三四五六七八九十]+、)"
+_LIST_MARKER_RE = re.compile(_LIST_MARKER)
+#: A line break and a list item's marker: the lines under a header.
+_LIST_ITEM_RE = re.compile(r"[ \t]*\n" + _LIST_MARKER)
+
+
+def _heads_list(ctx: _Ctx, j: int) -> bool:
+    """Is sentence ``j`` a header of the list lines under it: one ending in ":", or one that
+    is not itself a list item with list items right under it ("帮我存两条哈\n1.…\n2.…")?"""
+    sent = ctx.sents[j]
+    if ctx.t[sent.end - 1] == ":":
+        return True
+    line = ctx.t.rfind("\n", 0, sent.start) + 1
+    return bool(_LIST_ITEM_RE.match(ctx.t, sent.end)) and \
+        not _LIST_MARKER_RE.match(ctx.t, line) and not ctx.t[line:sent.start].strip()
 
 
 #: "of it" right after a cue that names no object ("make a note" + " of it").
@@ -1445,11 +1527,16 @@ def _points_back(ctx: _Ctx, seg: tuple[int, int]) -> list[str]:
         if ctx.residual(seg[0], h.start, _frame_fams("explicit")):
             # "…, please use those with me from here on out": an imperative on "those"
             # before a lasting cue points back too, though not a statement of one's own
-            # ("I'll use that from now on").
+            # ("I'll use that from now on"); so does "此称谓请您长期保留" / "请将此项决议
+            # 记录在案", a request about "this <thing>".
             if _ANAPHOR_RE.search(ctx.t, seg[0], h.start) and \
                     not ctx.hits_in("habit_subject", seg[0], h.start):
                 return [h.tag]
+            if _ZH_THIS_THING_RE.fullmatch(ctx.t, seg[0], h.start):
+                return [h.tag]
             continue
+        if _ZH_THIS_THING_RE.fullmatch(ctx.t, h.end, seg[1]):
+            return [h.tag]                       # "请您永久保存这一设置"
         found = list(_ANAPHOR_RE.finditer(ctx.t, h.start, h.end))
         if not found and _OF_IT_RE.match(ctx.t, h.end):
             return [h.tag]                       # "Make a note of it for every email …"
@@ -1462,6 +1549,15 @@ def _points_back(ctx: _Ctx, seg: tuple[int, int]) -> list[str]:
             continue
         return [h.tag]
     return []
+
+
+#: "this <thing>" in Chinese, the object of a request about what was just said: 此称谓,
+#: 此项决议, 这一设置, 这一条, 上述两项.
+_ZH_THIS_THING_RE = re.compile(
+    r"\s*(?:(?:请|烦请|麻烦(?:你|您)?|劳驾)?(?:将|把))?"
+    r"(?:这|此|该|上述|以上|上面)(?:一|两|几)?(?:个|条|项|点|些)?"
+    r"(?:称谓|称呼|设置|决议|决定|偏好|信息|事项|要求|安排|日期|选择|规定|说明|约定)?"
+    r"(?:也|就|都)?(?:请|烦请|麻烦|劳驾|还请)?(?:你|您)?(?:吧|哈|哦|啊)?\s*")
 
 
 #: A sentence opening on a word that points back at what was just said.
@@ -1505,7 +1601,7 @@ def _prior_explicit(ctx: _Ctx, si: int) -> list[str]:
         if ctx.sents[j].para_after:
             return []
         found = ctx.sentence_frame(j, "explicit")
-        header = ctx.t[ctx.sents[j].end - 1] == ":"
+        header = _heads_list(ctx, j)
         if header and not found:
             found = _list_header(ctx, j)
         if found and (j == si - 1 or header):
@@ -1908,6 +2004,7 @@ def _pasted_block(ctx: _Ctx, a: int) -> tuple[list[str], list[str]]:
     again, and so is the speaker's own reporting ("As I told you:", a `self_quote`)."""
     t = ctx.t
     line_start = t.rfind("\n", 0, a) + 1
+    quoted = t[line_start:a].lstrip().startswith(">")
     pos = line_start
     for _ in range(_BLOCK_REACH):
         if pos == 0:
@@ -1916,6 +2013,8 @@ def _pasted_block(ctx: _Ctx, a: int) -> tuple[list[str], list[str]]:
             return [], []
         prev = t.rfind("\n", 0, pos - 1) + 1
         line = t[prev:pos - 1].rstrip()
+        if not quoted and line.lstrip().startswith(">"):
+            return [], []              # the paste was the "> " lines above; this is the user
         below = t.find("\n", pos)
         if line and (line.endswith(":") or not t[pos:len(t) if below < 0 else below].strip()):
             found = _block_origin(ctx, prev, prev + len(line))
@@ -2375,10 +2474,38 @@ def _irony_later(lex: _Lexicon, mt: str, absurd: bool) -> list[str]:
     return [f"{h.tag} (next message)" for fam in sorted(families) for h in found.get(fam, ())]
 
 
+#: A list item's label, at a line start or inline after a space ("1.", "(b)", "2 咖啡…", "二、").
+_ITEM_LABEL_RE = re.compile(
+    r"(?:^|(?<=[\s,.;:]))\(?(\d{1,2}|[a-z]|[一二三四五六七八九十])(?:[.)、,]\s*|\s+)(?=\S)",
+    re.MULTILINE)
+#: A later message naming an item by its label or rank: "item (b)", "the second one", "第二项".
+_ITEM_REF_RE = re.compile(
+    r"\b(?:item|point|number|no\.?|#|line|bullet)\s*\(?(\d{1,2}|[a-z])\)?(?!\w)"
+    r"|\b(?:the\s+)?(first|second|third|fourth|fifth)\s+(?:one|item|point|bit|thing|line"
+    r"|bullet|fact|request|entry)\b|第\s*([一二三四五六七八九十\d]{1,2})\s*(?:条|项|点|个|件|行)")
+_RANKS = {**{str(i): i for i in range(1, 21)}, **{c: i for i, c in enumerate("abcdefghij", 1)},
+          **{c: i for i, c in enumerate("一二三四五六七八九十", 1)},
+          "first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5}
+
+
+def _list_item_rank(t: str, pos: int) -> int | None:
+    """The rank of the enumerated item holding ``pos`` ("(b) the branch is …" → 2), when
+    the message enumerates items from the first on; else None."""
+    labels = [(m.start(), _RANKS.get(m.group(1))) for m in _ITEM_LABEL_RE.finditer(t)]
+    labels = [(at, rank) for at, rank in labels if rank is not None]
+    if len(labels) < 2 or labels[0][1] != 1:
+        return None
+    before = [rank for at, rank in labels if at <= pos]
+    return before[-1] if before else None
+
+
 def _retraction_later(lex: _Lexicon, mt: str, leaves: Sequence[_Leaf], target: _Target,
-                      between: Sequence[str]) -> list[str]:
+                      between: Sequence[str], item: int | None = None) -> list[str]:
     """Retractions in a later message of the same author (folded text ``mt``); messages
-    in ``between`` (folded) were written after the evidence and before this one."""
+    in ``between`` (folded) were written after the evidence and before this one. ``item``
+    is the rank of the list item holding the value in its message, if it is in one: a
+    withdrawal naming an item ("please withdraw item (b)", "第一条收回") takes back that
+    item and no other."""
     scanned = _scan(lex, mt, only=_RETRACTED | _STRUCTURAL | {"explicit", "quantifier"})
     candidates = [h for fam in ("retracted", "corrected") for h in scanned.get(fam, ())]
     if not candidates:
@@ -2419,9 +2546,20 @@ def _retraction_later(lex: _Lexicon, mt: str, leaves: Sequence[_Leaf], target: _
     quantifiers = scanned.get("quantifier", ())
     names = {si: _named(lex, mt, hs, sents[si].segs, values, quantifiers, kept)
              for si, hs in by_sentence.items()}
+    refs = [(m.start(), _RANKS.get(next(g for g in m.groups() if g)))
+            for m in _ITEM_REF_RE.finditer(mt)] if item is not None else []
     found: list[str] = []
     for h in candidates:
         if h.entry.answer and asked:
+            continue
+        if item is not None and refs:
+            # The item its segment names, else the last one named before it in its
+            # sentence ("第一条收回，刚手滑": the slip is item one's).
+            sa, sb = seg_of(h.start)
+            named_here = [r for r in refs if sa <= r[0] < sb] or \
+                [r for r in refs if sents[sentence_of(h.start)].start <= r[0] < h.start][-1:]
+            if any(rank == item for _, rank in named_here):
+                found.append(h.tag)
             continue
         si = sentence_of(h.start)
         sent = sents[si]
@@ -2713,7 +2851,9 @@ def analyse(
                     # nothing says healthy sleep like espresso at midnight 🙄" after the
                     # assistant's "Got it".
                     cues["sarcastic"].extend(_irony_later(lex, mt, absurd))
-                cues["retracted"].extend(_retraction_later(lex, mt, leaves, target, between))
+                cues["retracted"].extend(_retraction_later(
+                    lex, mt, leaves, target, between,
+                    _list_item_rank(t, anchors[0][0]) if anchors else None))
             between.append(mt)
         untrusted = [m for m in before if _attr(m, "role") in _UNTRUSTED_ROLES
                      or _attr(m, "origin") in _UNTRUSTED_ORIGINS]
