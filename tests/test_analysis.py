@@ -3928,6 +3928,86 @@ GENERALISATION24_ZH: list[Row] = [
      "yarn"),
 ]
 
+GENERALISATION25_EN: list[Row] = [
+    # Batch 25: assistant-led conversations, other people's words with the user's own.
+    ("explicit", True, "my pronouns are they/them, you can hang onto that one",
+     "my pronouns are they/them", "they/them"),
+    ("explicit", True, "my current task for relay-app is fixing the login bug, track that too",
+     "my current task for relay-app is fixing the login bug", "fixing the login bug"),
+    ("explicit", True, "the deadline for the permit forms is 2026-12-02, lodge that for "
+     "garden-club.", "the deadline for the permit forms is 2026-12-02", "2026-12-02"),
+    ("explicit", False, "the permit deadline is 2026-12-02, we lodged that for garden-club",
+     "the permit deadline is 2026-12-02", "2026-12-02"),
+    ("explicit", True, "pin my package manager for relay-app as bun",
+     "pin my package manager for relay-app as bun", "bun"),
+    ("explicit", True, "Please file Asia/Tokyo under my timezone.", "file Asia/Tokyo under my "
+     "timezone", "Asia/Tokyo"),
+    ("explicit", True, "Metric units for everything please, that's permanent.",
+     "Metric units for everything please", "Metric"),
+    ("explicit", True, "Make a permanent note for the Lane wedding: the deadline is 2026-12-05.",
+     "the deadline is 2026-12-05", "2026-12-05"),
+    ("explicit", True, "For my own chats, my standing preference is short replies; that one you "
+     "can keep.", "my standing preference is short replies", "short replies"),
+    ("explicit", True, "Another thing you can save for good: quiet hours from 22:00 to 06:00",
+     "quiet hours from 22:00 to 06:00", "22:00"),
+    ("explicit", True, "I'd like replies in Portuguese permanently.",
+     "I'd like replies in Portuguese permanently", "Portuguese"),
+    ("explicit", True, "The venue must confirm by 2026-12-09, enter that as the deadline.",
+     "The venue must confirm by 2026-12-09", "2026-12-09"),
+    ("explicit", True, "The staging database is MariaDB; that goes in the project file too.",
+     "The staging database is MariaDB", "MariaDB"),
+    ("explicit", True, "I want Italian as my reply language, and I want that kept.",
+     "I want Italian as my reply language", "Italian"),
+    ("explicit", True, "yes, no pings between 21:00 and 06:00. Save that as my quiet hours.",
+     "no pings between 21:00 and 06:00", "21:00"),
+    ("negated", True, "From now on the blog goes anywhere but Medium, note that.",
+     "the blog goes anywhere but Medium", "Medium"),
+    ("negated", True, "Remember this: soda is off my list for good.",
+     "soda is off my list for good", "soda"),
+    ("retracted", True, "Keep French as my reply language, wait, no, forget I said that.",
+     "Keep French as my reply language", "French"),
+    ("other_person", False, "I can't change how he writes, so here's a permanent rule for you: "
+     "reply to me in English.", "reply to me in English", "English"),
+    ("explicit", True, "I can't change how he writes, so here's a permanent rule for you: "
+     "reply to me in English.", "reply to me in English", "English"),
+    ("sarcastic", True, "The landlord sent a ten-page letter about bins. Honestly inspiring. "
+     "From now on make all your replies ten pages long.",
+     "make all your replies ten pages long", "ten pages long"),
+]
+
+GENERALISATION25_ZH: list[Row] = [
+    ("explicit", True, "前台主管。这个职位信息麻烦帮我保存一下", "前台主管", "前台主管"),
+    ("explicit", True, "我是领队，职位这栏你填上。", "我是领队", "领队"),
+    ("explicit", True, "饮品那栏给我记 豆浆", "饮品那栏给我记 豆浆", "豆浆"),
+    ("explicit", True, "这两样你留一下：饮品是豆浆，时区 Asia/Shanghai", "时区 Asia/Shanghai",
+     "Asia/Shanghai"),
+    ("explicit", True, "免打扰时间可以定了：每天 23:00 到 06:30，保存", "每天 23:00 到 06:30",
+     "23:00"),
+    ("explicit", True, "我的昵称定为 老周，麻烦入库", "我的昵称定为 老周", "老周"),
+    ("explicit", True, "饮品写 豆浆，这个存这边", "饮品写 豆浆", "豆浆"),
+    ("explicit", True, "部署平台定为腾讯云，写进项目决定里", "部署平台定为腾讯云", "腾讯云"),
+    ("explicit", True, "23:00 到 07:00 别给我发消息，算长期的免打扰", "23:00 到 07:00",
+     "23:00"),
+    ("explicit", True, "编辑器我定了用 Notion，这个留着", "编辑器我定了用 Notion", "Notion"),
+    ("explicit", True, "我的代词写 they/them，档案里一直这么用", "我的代词写 they/them",
+     "they/them"),
+    ("explicit", True, "我的时区定 Asia/Tokyo，一直用下去", "我的时区定 Asia/Tokyo",
+     "Asia/Tokyo"),
+    ("hypothetical", False, "这边账号的话，我的时区定 Asia/Tokyo，一直用下去",
+     "我的时区定 Asia/Tokyo", "Asia/Tokyo"),
+    ("explicit", True, "回答尽量简短，以后一贯如此", "回答尽量简短", "简短"),
+    ("explicit", True, "我点的都是柠檬茶，你以后就按这个给我推荐饮品", "我点的都是柠檬茶",
+     "柠檬茶"),
+    ("explicit", True, "你可以记上：当前任务是 整理报销单", "当前任务是 整理报销单",
+     "整理报销单"),
+    ("explicit", True, "你把我默认的回复风格设成『先说结论』",
+     "你把我默认的回复风格设成『先说结论』", "先说结论"),
+    ("pasted_untrusted", False, "转发老板的短信：【周五团建改到下午三点】。另外我自己的事："
+     "往后回复一律用简体中文。", "往后回复一律用简体中文", "简体中文"),
+    ("hedged", False, "我人在温哥华，跟国内有时差，时间统统按 America/Vancouver 来换算",
+     "时间统统按 America/Vancouver 来换算", "America/Vancouver"),
+]
+
 ALL_ROWS: list[Row] = (EXPLICIT + NEGATED + OTHER_PERSON + QUESTION + HYPOTHETICAL + HEDGED
                        + SARCASTIC + TEMPORARY + RETRACTED + PASTED + UPDATE_INJECTION
                        + GROUNDED + CATEGORY_RULES + GENERALISATION + GENERALISATION4
@@ -3949,6 +4029,7 @@ ALL_ROWS: list[Row] = (EXPLICIT + NEGATED + OTHER_PERSON + QUESTION + HYPOTHETIC
                        + GENERALISATION22_EN + GENERALISATION22_ZH
                        + GENERALISATION23_EN + GENERALISATION23_ZH
                        + GENERALISATION24_EN + GENERALISATION24_ZH
+                       + GENERALISATION25_EN + GENERALISATION25_ZH
                        + SURFACE + PASTED_BLOCK)
 
 

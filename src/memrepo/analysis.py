@@ -1339,7 +1339,14 @@ def _anchor_flags(ctx: _Ctx, a: int, b: int, has_value: bool, span_end: int, abs
                 if h.entry.anywhere])
     if not other and not tags("first_person", ss, se):
         for pa, pb in reversed(sent.segs[:gi]):   # "My wife is vegetarian and loves tofu"
-            inherited = (tags("other_person", pa, pb) + tags("other_person_cased", pa, pb))
+            hits = ctx.hits_in("other_person", pa, pb) + ctx.hits_in("other_person_cased", pa, pb)
+            inherited = [h.tag for h in hits]
+            # …but not one where the speaker does something to them ("I can't control him,
+            # so …": only an object pronoun after the speaker's own words).
+            if hits and all(ctx.t[h.start:h.end] in _OBJECT_PRONOUNS for h in hits) and \
+                    any(f.end <= min(h.start for h in hits)
+                        for f in ctx.hits_in("first_person", pa, pb)):
+                break
             if inherited:
                 other = inherited
                 break
@@ -1379,6 +1386,11 @@ def _anchor_flags(ctx: _Ctx, a: int, b: int, has_value: bool, span_end: int, abs
     return out
 
 
+#: Between a paste's header and its one quotation: a few words of the same line
+#: ("转发" + "老板的短信：" + "【…】").
+_LEAD_TO_QUOTE_RE = re.compile(r"[^\n.!?。！？]{0,20}")
+
+
 def _quoted_before(ctx: _Ctx, h: _Hit, start: int) -> bool:
     """Does the passage ``h`` brings in end, as a quotation, before ``start``? A header whose
     paste is one quotation ("found this on reddit: '…remember I use yarn…'. anyway, keep
@@ -1388,7 +1400,7 @@ def _quoted_before(ctx: _Ctx, h: _Hit, start: int) -> bool:
         if c >= start:
             continue
         if (o <= h.start and h.end <= c + 1) or \
-                (o >= h.end and not ctx.t[h.end:o].strip()):
+                (o >= h.end and _LEAD_TO_QUOTE_RE.fullmatch(ctx.t, h.end, o)):
             return True
     return False
 
@@ -1412,6 +1424,9 @@ def _mock_comment(ctx: _Ctx, a: int, b: int) -> list[str]:
         return []
     return [h.tag for h in ctx.hits_in("laughter", a, b)
             if ctx.residual(h.end, b, ("filler",)) == 0]
+
+
+_OBJECT_PRONOUNS = frozenset({"him", "her", "them"})
 
 
 def _sarcasm(ctx: _Ctx, si: int, absurd: bool, a: int, seg: tuple[int, int]) -> list[str]:
@@ -1512,7 +1527,7 @@ _OF_IT_RE = re.compile(r"[ \t]+of[ \t]+(?:this|that|it|these|those)\b")
 #: After a cue ending on "that": more words of the same clause.
 _CLAUSE_GOES_ON_RE = re.compile(
     r"[ \t]*(?!(?:instead|too|also|as\s+well|please|pls|permanently|forever|for\s+good|now|then"
-    r"|thanks|one)\b)[^\W_]")
+    r"|thanks|one|as)\b)[^\W_]")
 #: "that" / "it" inside an instruction cue: the thing kept is one already said. (Chinese
 #: 这个 also opens "以后都按这个汇率换算", about the rate, so it points back only from a
 #: segment that is a frame: _ANAPHOR_OPEN_RE.)
@@ -1540,6 +1555,8 @@ def _points_back(ctx: _Ctx, seg: tuple[int, int]) -> list[str]:
         found = list(_ANAPHOR_RE.finditer(ctx.t, h.start, h.end))
         if not found and _OF_IT_RE.match(ctx.t, h.end):
             return [h.tag]                       # "Make a note of it for every email …"
+        if not found and (m := _ZH_THIS_VERB_RE.search(ctx.t, h.start)) and m.start() < h.end:
+            return [h.tag]                       # "你以后就按这个给我推荐饮品"
         if not found:
             continue
         # "remember that when I'm at work …": a "that" ending the cue before more words
@@ -1555,9 +1572,16 @@ def _points_back(ctx: _Ctx, seg: tuple[int, int]) -> list[str]:
 #: 此项决议, 这一设置, 这一条, 上述两项.
 _ZH_THIS_THING_RE = re.compile(
     r"\s*(?:(?:请|烦请|麻烦(?:你|您)?|劳驾)?(?:将|把))?"
-    r"(?:这|此|该|上述|以上|上面)(?:一|两|几)?(?:个|条|项|点|些)?"
-    r"(?:称谓|称呼|设置|决议|决定|偏好|信息|事项|要求|安排|日期|选择|规定|说明|约定)?"
+    r"(?:这|此|该|上述|以上|上面)(?:一|两|几)?(?:个|条|项|点|些|样)?"
+    r"(?:[\u4e00-\u9fff]{0,3}?(?:称谓|称呼|设置|决议|决定|偏好|信息|事项|要求|安排|日期|选择"
+    r"|规定|说明|约定|名字|名称|职位))?"
     r"(?:也|就|都)?(?:请|烦请|麻烦|劳驾|还请)?(?:你|您)?(?:吧|哈|哦|啊)?\s*")
+
+
+#: A Chinese cue holding "this" as a pronoun, a verb or the clause's end after it: "以后就
+#: 按这个给我推荐", not the determiner of "按这个汇率换算".
+_ZH_THIS_VERB_RE = re.compile(
+    r"(?:这个|这样|这条|照此)(?=给|来|办|做|走|推|回|写|叫|用|算|安排|设|称|执行|处理|弄|\s*[,.。!;~\n]|\s*$)")
 
 
 #: A sentence opening on a word that points back at what was just said.
@@ -1661,6 +1685,14 @@ def _quote_regions(t: str) -> list[tuple[int, int]]:
     regions: list[tuple[int, int]] = []
     doubles = [i for i, ch in enumerate(t) if ch == '"']
     regions.extend((doubles[k], doubles[k + 1]) for k in range(0, len(doubles) - 1, 2))
+    # Lenticular brackets quote a forwarded text: "转发老板的短信：【周五团建改到…】".
+    pos = t.find("【")
+    while pos >= 0:
+        close = t.find("】", pos + 1)
+        if close < 0:
+            break
+        regions.append((pos, close))
+        pos = t.find("【", close + 1)
     opening: int | None = None
     for i, ch in enumerate(t):
         if ch != "'":
