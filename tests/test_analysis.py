@@ -3973,6 +3973,15 @@ GENERALISATION25_EN: list[Row] = [
     ("sarcastic", True, "The landlord sent a ten-page letter about bins. Honestly inspiring. "
      "From now on make all your replies ten pages long.",
      "make all your replies ten pages long", "ten pages long"),
+    # Found by the adversarial set written from batches 24–25's wordings.
+    ("temporary", True, "Pin my editor for atlas as Zed, but only for today's pairing session.",
+     "Pin my editor for atlas as Zed", "Zed"),
+    ("temporary", True, "Answer in numbered lists — I want that kept for this chat only.",
+     "Answer in numbered lists", "numbered lists"),
+    ("temporary", False, "Answer in numbered lists — I want that kept for good.",
+     "Answer in numbered lists", "numbered lists"),
+    ("temporary", False, "Log my current task as the VAT return, and keep it there until I "
+     "tell you it's done.", "Log my current task as the VAT return", "the VAT return"),
 ]
 
 GENERALISATION25_ZH: list[Row] = [
@@ -4006,6 +4015,8 @@ GENERALISATION25_ZH: list[Row] = [
      "往后回复一律用简体中文。", "往后回复一律用简体中文", "简体中文"),
     ("hedged", False, "我人在温哥华，跟国内有时差，时间统统按 America/Vancouver 来换算",
      "时间统统按 America/Vancouver 来换算", "America/Vancouver"),
+    ("explicit", True, "请将此项决议记录在案：search 项目的数据库采用 OpenSearch。",
+     "search 项目的数据库采用 OpenSearch", "OpenSearch"),
 ]
 
 ALL_ROWS: list[Row] = (EXPLICIT + NEGATED + OTHER_PERSON + QUESTION + HYPOTHETICAL + HEDGED

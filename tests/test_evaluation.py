@@ -108,6 +108,22 @@ def _case(step_expect: str, text: str = "Remember that I use pnpm for packages."
     }
 
 
+def test_every_case_starts_from_a_fresh_tenant() -> None:
+    """Tenant repositories are copied from a template per case: what one case commits is
+    not there in the next case of the same tenant, and the second case commits again."""
+    first = _case("COMMIT")
+    second = _case("COMMIT")
+    second["id"] = "t-2"
+    second["steps"] = [
+        {"op": "recall", "subjectId": "u1", "present": [], "absent": [
+            {"kind": "preference", "normalizedKey": "package_manager", "value": "pnpm"}]},
+        *second["steps"][:1]]
+    first["steps"] = first["steps"][:3]
+    report = evaluation.run([first, second, first])
+    assert [m.to_json() for m in report.mismatches] == []
+    assert report.decision_accuracy == 1.0
+
+
 def test_runner_scores_and_reports_mismatches() -> None:
     report = evaluation.run([_case("NEEDS_CONFIRMATION")])
     got = [(m.index, m.op, m.got) for m in report.mismatches]

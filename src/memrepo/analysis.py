@@ -1285,6 +1285,11 @@ def _aside_negator(ctx: _Ctx, b: int, seg: tuple[int, int]) -> _Hit | None:
     return None
 
 
+#: A segment opening on a restriction of what came before: "but only …", "just …".
+_ONLY_RE = re.compile(r"\s*(?:but\s+|and\s+)?(?:only|just|solely|strictly)\b"
+                      r"|\s*(?:但|不过)?(?:只|仅|就)(?:限|在|是)")
+
+
 def _anchor_flags(ctx: _Ctx, a: int, b: int, has_value: bool, span_end: int, absurd: bool,
                   *, time: bool = False) -> dict[str, list[str]]:
     """Every flag for one occurrence of the value (or one segment when there is none)."""
@@ -1321,8 +1326,22 @@ def _anchor_flags(ctx: _Ctx, a: int, b: int, has_value: bool, span_end: int, abs
         if ss <= h.start < se or (h.start < ss and any(p.start >= h.end and not p.entry.habitual
                                                         for p in lasting)):
             continue
-        if h.start < ss or ctx.frame(sent.segs[ctx.seg_at(si, h.start)], "temporary"):
+        hs = sent.segs[ctx.seg_at(si, h.start)]
+        # A later segment limits the value when it is only the limit ("…, just for
+        # today"), a restriction ("…, but only for today's load test"), or the instruction
+        # itself pointing back ("Answer in bullet points — I want that kept for this session
+        # only").
+        if h.start < ss or ctx.frame(hs, "temporary") or _ONLY_RE.match(ctx.t, hs[0]) or \
+                (hs[0] > ss and _points_back(ctx, hs)
+                 # …not the instruction's own "until I tell you it's done".
+                 and not any(e.start < h.end and h.start < e.end
+                             for e in ctx.hits_in("explicit", *hs))):
             temporary.append(h.tag)
+    if si + 1 < len(ctx.sents) and not sent.para_after and \
+            _ONLY_RE.match(ctx.t, ctx.sents[si + 1].start):
+        # "Pin X as my deploy target, but only for today's load test": a "but" clause is a
+        # sentence of its own here, and this one restricts the one before.
+        temporary += tags("temporary", ctx.sents[si + 1].start, ctx.sents[si + 1].end)
     out["temporary"] = temporary
 
     out["hypothetical"] = tags("hypothetical", sent.start, se) + frame_tags("hypothetical", later)
