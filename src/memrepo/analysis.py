@@ -1287,7 +1287,7 @@ def _aside_negator(ctx: _Ctx, b: int, seg: tuple[int, int]) -> _Hit | None:
 
 #: A segment opening on a restriction of what came before: "but only …", "just …".
 _ONLY_RE = re.compile(r"\s*(?:but\s+|and\s+)?(?:only|just|solely|strictly)\b"
-                      r"|\s*(?:但|不过)?(?:只|仅|就)(?:限|在|是)")
+                      r"|\s*(?:但|不过)?(?:只|仅)(?:限|在|是|用于|针对)")
 
 
 def _anchor_flags(ctx: _Ctx, a: int, b: int, has_value: bool, span_end: int, absurd: bool,
