@@ -689,6 +689,15 @@ class _ScanPlan:
 _SCAN_PLANS: dict[tuple[int, frozenset[str] | None], _ScanPlan] = {}
 
 
+def _index_regex(number: int, needs: frozenset[str] | None, always: set[int],
+                 by_literal: dict[str, list[int]]) -> None:
+    if needs is None:
+        always.add(number)
+        return
+    for lit in needs:
+        by_literal.setdefault(lit, []).append(number)
+
+
 def _scan_plan(lex: _Lexicon, only: frozenset[str] | None) -> _ScanPlan:
     key = (id(lex), only)
     plan = _SCAN_PLANS.get(key)
@@ -705,12 +714,10 @@ def _scan_plan(lex: _Lexicon, only: frozenset[str] | None) -> _ScanPlan:
         if only is not None and name not in only:
             continue
         for entry, (pat, needs) in fam.regexes:
-            (always.add(len(regexes)) if needs is None else
-             [by_literal.setdefault(lit, []).append(len(regexes)) for lit in needs])
+            _index_regex(len(regexes), needs, always, by_literal)
             regexes.append((name, entry, pat, "name" in pat.groupindex))
         for pat, needs in fam.exempt_regexes:
-            (always_exempt.add(len(exempts)) if needs is None else
-             [exempt_by_literal.setdefault(lit, []).append(len(exempts)) for lit in needs])
+            _index_regex(len(exempts), needs, always_exempt, exempt_by_literal)
             exempts.append((name, pat))
         special.extend((name, entry, pat) for entry, pat in fam.special)
     literals = set(by_literal) | set(exempt_by_literal)
@@ -1285,6 +1292,8 @@ def _aside_negator(ctx: _Ctx, b: int, seg: tuple[int, int]) -> _Hit | None:
     return None
 
 
+#: Someone else only as the object of the speaker's own clause: "I can't control him".
+_OBJECT_PRONOUNS = frozenset({"him", "her", "them"})
 #: A segment opening on a restriction of what came before: "but only …", "just …".
 _ONLY_RE = re.compile(r"\s*(?:but\s+|and\s+)?(?:only|just|solely|strictly)\b"
                       r"|\s*(?:但|不过)?(?:只|仅)(?:限|在|是|用于|针对)")
@@ -1310,8 +1319,9 @@ def _anchor_flags(ctx: _Ctx, a: int, b: int, has_value: bool, span_end: int, abs
 
     # explicit: own segment and earlier ones, trailing frames, or a bare frame sentence before.
     own_explicit = tags("explicit", ss, se)
+    pointing = {s: _points_back(ctx, s) for s in later}
     explicit = tags("explicit", sent.start, se) + frame_tags("explicit", later) + [
-        t for s in later for t in _points_back(ctx, s)]
+        t for s in later for t in pointing[s]]
     if not explicit:
         explicit = _prior_explicit(ctx, si) or _kind_request(ctx, si, a)
     out["explicit"] = explicit
@@ -1332,7 +1342,7 @@ def _anchor_flags(ctx: _Ctx, a: int, b: int, has_value: bool, span_end: int, abs
         # itself pointing back ("Answer in bullet points — I want that kept for this session
         # only").
         if h.start < ss or ctx.frame(hs, "temporary") or _ONLY_RE.match(ctx.t, hs[0]) or \
-                (hs[0] > ss and _points_back(ctx, hs)
+                (pointing.get(hs)
                  # …not the instruction's own "until I tell you it's done".
                  and not any(e.start < h.end and h.start < e.end
                              for e in ctx.hits_in("explicit", *hs))):
@@ -1445,9 +1455,6 @@ def _mock_comment(ctx: _Ctx, a: int, b: int) -> list[str]:
             if ctx.residual(h.end, b, ("filler",)) == 0]
 
 
-_OBJECT_PRONOUNS = frozenset({"him", "her", "them"})
-
-
 def _sarcasm(ctx: _Ctx, si: int, absurd: bool, a: int, seg: tuple[int, int]) -> list[str]:
     """Irony markers in the value's sentence or any later one (irony is said after the
     claim: "…, because apparently I never sleep anyway 🙃"), in a sentence that is
@@ -1489,7 +1496,6 @@ def _sarcasm(ctx: _Ctx, si: int, absurd: bool, a: int, seg: tuple[int, int]) -> 
         found.extend(_mock_comment(ctx, *last))
     if si + 1 < len(ctx.sents):
         found.extend(_mock_comment(ctx, ctx.sents[si + 1].start, ctx.sents[si + 1].end))
-    if si + 1 < len(ctx.sents):
         found.extend(ctx.sentence_frame(si + 1, "laughter"))
     return found
 
