@@ -111,7 +111,7 @@ def test_a_forged_commit_is_refused_with_its_id_and_reason(central: TenantRepo, 
                                                            tmp_path: Path) -> None:
     work = tmp_path / "work"
     git("clone", "-q", other, work)
-    fact = next(work.glob("facts/*/*/u1/global/default/preference/editor.json"))
+    fact = next(work.glob("facts/*/*/u1/global@default/preference@editor.json"))
     fact.write_text(fact.read_text().replace('"Neovim"', '"Emacs"'))
     trailers = git("log", "-1", "--format=%B", cwd=work).stdout
     git("commit", "-q", "-a", "--amend", "-m", trailers, cwd=work)  # value edited by hand

@@ -35,7 +35,17 @@ def test_component_is_injective_over_hostile_set() -> None:
 def test_plain_ids_read_naturally() -> None:
     assert layout.component("u-dev-lin") == "u-dev-lin"
     assert layout.fact_path("u-dev-lin", {"kind": "global", "key": "default"}, "preference",
-                            "editor").endswith("/u-dev-lin/global/default/preference/editor.json")
+                            "editor").endswith("/u-dev-lin/global@default/preference@editor.json")
+
+
+def test_fact_paths_are_injective_over_hostile_scopes_kinds_and_keys() -> None:
+    """Scope kind and key, and kind and key, share a path component each: no two
+    different slots may be given one path, whatever the ids hold (``@``, dots, slashes)."""
+    parts = ["a", "a@b", "b", "a.b", "@", "x@y.json", *HOSTILE[:6]]
+    slots = {(sk, sv, k, n) for sk in parts for sv in parts[:4] for k in parts[:4] for n in parts}
+    paths = {layout.fact_path("u1", {"kind": sk, "key": sv}, k, n) for sk, sv, k, n in slots}
+    assert len(paths) == len(slots)
+    assert all(p.startswith(layout.subject_dir("u1") + "/") and p.count("/") == 5 for p in paths)
 
 
 @pytest.mark.parametrize("mid", ["m1", "m1.derived", "m1.json", "m1.derived.json", *HOSTILE])
@@ -78,8 +88,9 @@ def test_hostile_subject_and_scope_stay_in_their_folder(store: Store, hostile: s
     fact_files = [f for f in files if f.startswith("facts/")]
     assert len(fact_files) == 1
     parts = fact_files[0].split("/")
-    assert len(parts) == 8 and ".." not in parts  # facts/<fan>/<fan>/<subject>/…
+    assert len(parts) == 6 and ".." not in parts  # facts/<fan>/<fan>/<subject>/…
     assert parts[3] == layout.component(hostile)
+    assert parts[4] == f"project@{layout.component(hostile)}"
     assert all(f.split("/")[0] in {"facts", "ids", "proposals", "messages", "derived",
                                    "policy.json"} for f in files)
     # and nothing appeared on disk outside the store

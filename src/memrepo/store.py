@@ -39,7 +39,9 @@ from .recordindex import Check, ProposalIndex
 STORE_MARKER = "memrepo-store.json"
 #: 2: two-level fan-out of subjects, messages, conversations, ids, pending, invalid.
 #: 3: the revoke-by-message index moved from ``derived/`` to next to each message.
-STORE_FORMAT = 3
+#: 4: a fact's scope and its kind and key are one path component each (``global@default/
+#: preference@editor.json``), two folders fewer per fact.
+STORE_FORMAT = 4
 TENANTS_DIR = "tenants"
 GATE_AUTHOR = _git.Author("memrepo gate", "gate@memrepo.invalid")
 #: Batches between two fresh repository handles (see :meth:`TenantRepo.staged`).
