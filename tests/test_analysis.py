@@ -3928,6 +3928,75 @@ GENERALISATION24_ZH: list[Row] = [
      "yarn"),
 ]
 
+GENERALISATION26_EN: list[Row] = [
+    # Batch 26: users outside software, dictation, code-switching, polite indirect requests.
+    ("retracted", True, "Remember that I use tabs for indentation. Wait, scratch that, the team "
+     "moved to spaces and I'm not sure yet.", "Remember that I use tabs", "tabs"),
+    ("retracted", True, "Remember that I use imperial for the worksheets. Hmm, actually, the "
+     "department switched to metric last year, ignore that.", "Remember that I use imperial",
+     "imperial"),
+    ("retracted", True, "remember my editor is Vim, no sorry, Zed", "remember my editor is Vim",
+     "Vim"),
+    ("retracted", False, "remember my editor is Vim, no sorry, Zed",
+     "remember my editor is Vim, no sorry, Zed", "Zed"),
+    ("retracted", True, "ok keep a note that my job title is sous chef no sorry head chef",
+     "keep a note that my job title is sous chef", "sous chef"),
+    ("negated", False, "ok keep a note that my job title is sous chef no sorry head chef",
+     "keep a note that my job title is sous chef no sorry head chef", "head chef"),
+    ("temporary", True, "Note for next time: my drink is masala chai, at least until Diwali week "
+     "is over.", "Note for next time: my drink is masala chai", "masala chai"),
+    ("temporary", True, "Remember that my branch is hotfix/login. Arre no, only till tonight's "
+     "release.", "Remember that my branch is hotfix/login", "hotfix/login"),
+    ("temporary", False, "Remember that my branch is hotfix/login. Oh, and the release is "
+     "tonight, so keep it short.", "Remember that my branch is hotfix/login", "hotfix/login"),
+    ("sarcastic", True, "Remember my job title is Chief Photocopier Operator. That's what it "
+     "feels like this week anyway.", "Remember my job title is Chief Photocopier Operator",
+     "Chief Photocopier Operator"),
+    ("sarcastic", True, "note for next time: I adore imperial units, feet and Fahrenheit are "
+     "sooo logical.", "note for next time: I adore imperial units", "imperial"),
+    ("sarcastic", False, "note for next time: I use metric units, they are so logical for "
+     "science.", "note for next time: I use metric units", "metric"),
+    ("question", False, "please store my time zone as Europe/London since that's where I work "
+     "from and where the clients ring me.", "please store my time zone as Europe/London",
+     "Europe/London"),
+    ("explicit", True, "Abeg make you remember say I dey use pnpm for all my projects.",
+     "make you remember say I dey use pnpm", "pnpm"),
+    ("hypothetical", False, "Abeg make you remember say I dey use pnpm for all my projects.",
+     "make you remember say I dey use pnpm", "pnpm"),
+    ("explicit", True, "Ja genau, store Europe/Berlin please.", "store Europe/Berlin please",
+     "Europe/Berlin"),
+    ("sarcastic", True, "Abeg remember that my timezone is Pacific/Kiritimati, since una like "
+     "to put standup for 6am my time 😂 who even wakes up for that.",
+     "remember that my timezone is Pacific/Kiritimati", "Pacific/Kiritimati"),
+    ("sarcastic", False, "Remember that my timezone is Europe/Paris. My cat just knocked my "
+     "coffee over 😂", "Remember that my timezone is Europe/Paris", "Europe/Paris"),
+]
+
+GENERALISATION26_ZH: list[Row] = [
+    ("retracted", True, "别把这个存进去啊：我喝的是冰美式。", "存进去啊：我喝的是冰美式", "冰美式"),
+    ("negated", True, "那个记一下我的时区啊 嗯 Asia/Shanghai 这个 其实 就是那个 不是我的 "
+     "是系统默认带出来的", "记一下我的时区啊 嗯 Asia/Shanghai", "Asia/Shanghai"),
+    ("sarcastic", True, "没事没事，记住吧，以后回复越长越好，最好每次三千字，我每天闲得很，"
+     "就爱看小作文。", "记住吧，以后回复越长越好", "越长越好"),
+    ("explicit", True, "你给我长个记性：回复用要点列表，大段文字根本看不过来。",
+     "你给我长个记性：回复用要点列表", "要点列表"),
+    ("explicit", True, "pytest。这个定了，写进项目记忆里吧", "pytest。这个定了，写进项目记忆里吧",
+     "pytest"),
+    ("explicit", False, "pytest。这个项目的测试一直是我写的，写得很累", "pytest", "pytest"),
+    ("temporary", True, "记住我的时区是 Asia/Tokyo。出差期间就这样，下周回国以后再说。",
+     "记住我的时区是 Asia/Tokyo", "Asia/Tokyo"),
+    ("temporary", True, "帮我记一下，时区按 America/Los_Angeles 来——当然只是这次会议期间哈。",
+     "帮我记一下，时区按 America/Los_Angeles 来", "America/Los_Angeles"),
+    ("temporary", True, "记一下：checkout-web 测试框架用 Jest。不过这只是这个迭代先这么定。",
+     "记一下：checkout-web 测试框架用 Jest", "Jest"),
+    ("temporary", False, "记住我的时区是 Asia/Tokyo。就这样，以后都按这个来。",
+     "记住我的时区是 Asia/Tokyo", "Asia/Tokyo"),
+    ("negated", True, "记住我的单位偏好：imperial 那套英里、磅、华氏度我是完全不用的。",
+     "记住我的单位偏好：imperial", "imperial"),
+    ("negated", False, "记住我的单位偏好：metric 那套公里、公斤、摄氏度我一直在用，别的不用。",
+     "记住我的单位偏好：metric", "metric"),
+]
+
 GENERALISATION25_EN: list[Row] = [
     # Batch 25: assistant-led conversations, other people's words with the user's own.
     ("explicit", True, "my pronouns are they/them, you can hang onto that one",
@@ -4041,6 +4110,7 @@ ALL_ROWS: list[Row] = (EXPLICIT + NEGATED + OTHER_PERSON + QUESTION + HYPOTHETIC
                        + GENERALISATION23_EN + GENERALISATION23_ZH
                        + GENERALISATION24_EN + GENERALISATION24_ZH
                        + GENERALISATION25_EN + GENERALISATION25_ZH
+                       + GENERALISATION26_EN + GENERALISATION26_ZH
                        + SURFACE + PASTED_BLOCK)
 
 
@@ -4479,6 +4549,16 @@ GENERALISATION24_LATER: list[tuple[bool, tuple[str, str], str, Any]] = [
      "请将本人的显示名称登记为“李大状”", "李大状"),
 ]
 
+GENERALISATION26_LATER: list[tuple[bool, tuple[str, str], str, Any]] = [
+    # What a later message says still stands is not what it takes back.
+    (False, ("Please remember two things: I'm vegetarian, and my drink is a flat white.",
+             "Scratch the coffee bit, I'm cutting out caffeine. The vegetarian part stands."),
+     "Please remember two things: I'm vegetarian", "vegetarian"),
+    (True, ("Please remember two things: I'm vegetarian, and my drink is a flat white.",
+            "Scratch the coffee bit, I'm cutting out caffeine. The vegetarian part stands."),
+     "my drink is a flat white", "flat white"),
+]
+
 LATER = (SURFACE_LATER + GENERALISATION9_LATER + GENERALISATION10_LATER
          + GENERALISATION12_LATER + SCOPED_RETRACTION
          + GENERALISATION4_LATER + GENERALISATION5_LATER
@@ -4486,7 +4566,7 @@ LATER = (SURFACE_LATER + GENERALISATION9_LATER + GENERALISATION10_LATER
          + GENERALISATION7_LATER_EN + GENERALISATION7_LATER_ZH + GENERALISATION14_LATER_ZH
          + GENERALISATION15_LATER_ZH
          + GENERALISATION14_LATER_EN + GENERALISATION17_LATER_EN + GENERALISATION17_LATER_ZH
-         + GENERALISATION24_LATER)
+         + GENERALISATION24_LATER + GENERALISATION26_LATER)
 
 
 @pytest.mark.parametrize("case", LATER, ids=[f"later{i}" for i in range(len(LATER))])
@@ -4532,6 +4612,58 @@ def test_irony_in_the_authors_next_message(
     conversation = [msg("m1", first), msg("a1", reply, role="assistant", minute=1),
                     msg("m2", later, minute=2)]
     assert run_conv(conversation, "m1", quote, value).sarcastic is expected
+
+
+ECHOED_LATER: list[tuple[bool, tuple[str, str, str], str, Any]] = [
+    # (expected retracted, (evidence, assistant reply, the author's next message), quote, value):
+    # the assistant's echo names the value with the words a later withdrawal uses again.
+    (True, ("记住：期中试卷 2026-11-10 之前要交。", "好的，已记录期中试卷截止日期 2026-11-10。",
+            "等下，刚才那个截止日期先别记，教务处说还要改时间。"), "记住：期中试卷 2026-11-10",
+     "2026-11-10"),
+    (False, ("帮我存两条资料：我在禾悦瑜伽馆上班，生日是 1990-05-17",
+             "需要你确认一下这两条：工作单位禾悦瑜伽馆；生日 1990-05-17。",
+             "单位那条别存了 生日可以"),
+     "生日是 1990-05-17", "1990-05-17"),
+]
+
+
+@pytest.mark.parametrize("case", ECHOED_LATER, ids=[f"echo{i}" for i in range(len(ECHOED_LATER))])
+def test_later_withdrawal_after_an_echo_of_the_value(
+        case: tuple[bool, tuple[str, str, str], str, Any]) -> None:
+    expected, (first, reply, later), quote, value = case
+    conversation = [msg("m1", first), msg("a1", reply, role="assistant", minute=1),
+                    msg("m2", later, minute=2)]
+    assert run_conv(conversation, "m1", quote, value).retracted is expected
+
+
+LIMIT_LATER: list[tuple[bool, tuple[str, str, str], str, Any]] = [
+    # (expected temporary, (evidence, assistant reply, the author's next message), quote, value)
+    (True, ("Remember to reply in Portuguese.", "Claro!",
+            "Just while I'm on the Lisbon leg, mind. Back to normal after the 14th."),
+     "Remember to reply in Portuguese", "Portuguese"),
+    (True, ("Remember that my branch is hotfix/upi-timeout.",
+            "Got it. Should I keep that as your working branch going forward?",
+            "Arre no, only till tonight's release, then I'm back on main."),
+     "Remember that my branch is hotfix/upi-timeout", "hotfix/upi-timeout"),
+    (True, ("记住，回复要简短，我在后厨忙。", "好的，以后我都简短回复。",
+            "也不是以后，就今天中午这一阵，忙完了你该怎么说怎么说。"), "记住，回复要简短", "简短"),
+    (True, ("帮我记住回复用英文。", "好的，是以后都用英文回复吗？",
+            "不是长期的，就今天下午练口语用，明天恢复中文。"), "帮我记住回复用英文", "英文"),
+    (False, ("Remember to reply in Portuguese.", "Claro!",
+             "Thanks. What's the weather in Lisbon this week?"),
+     "Remember to reply in Portuguese", "Portuguese"),
+    (False, ("记住，回复要简短。", "好的。", "今天中午好忙啊，帮我看看菜单。"),
+     "记住，回复要简短", "简短"),
+]
+
+
+@pytest.mark.parametrize("case", LIMIT_LATER, ids=[f"limit{i}" for i in range(len(LIMIT_LATER))])
+def test_limit_in_the_authors_next_message(
+        case: tuple[bool, tuple[str, str, str], str, Any]) -> None:
+    expected, (first, reply, later), quote, value = case
+    conversation = [msg("m1", first), msg("a1", reply, role="assistant", minute=1),
+                    msg("m2", later, minute=2)]
+    assert run_conv(conversation, "m1", quote, value).temporary is expected
 
 
 PASTE_CONV: list[tuple[bool, list[tuple[str, str, str, str]], str, str, Any]] = [

@@ -1258,10 +1258,29 @@ def _negation(ctx: _Ctx, a: int, b: int, seg: tuple[int, int], *, time: bool = F
             if (latin <= 2 and cjk <= 4) or bridged:
                 return [h.tag]
         else:
-            aside = _aside_negator(ctx, b, seg)
+            aside = _aside_negator(ctx, b, seg) or _listed_then_refused(ctx, seg)
             if aside is not None:
                 return [aside.tag]
     return []
+
+
+#: The speaker refusing in their own voice: 我是完全不用的, 我从来不碰.
+_OWN_REFUSAL_RE = re.compile(r"我(?:是|也|就|都|根本|完全|从来|压根|一直|向来|绝对){0,3}\Z")
+
+
+def _listed_then_refused(ctx: _Ctx, seg: tuple[int, int]) -> _Hit | None:
+    """A topic put first, examples of it listed with 、, then the speaker's own refusal:
+    "imperial 那套英里、磅、华氏度我是完全不用的" refuses imperial."""
+    sent = ctx.sents[ctx.sent_at(seg[0])]
+    k = sent.segs.index(seg) if seg in sent.segs else -1
+    while 0 <= k < len(sent.segs) - 1 and ctx.t.startswith("、", sent.segs[k][1]):
+        k += 1
+        sa, sb = sent.segs[k]
+        found = [h for h in ctx.hits_in("negated", sa, sb) if not h.entry.forward]
+        if found:
+            h = min(found, key=lambda x: x.start)
+            return h if _OWN_REFUSAL_RE.search(ctx.t, max(sa, h.start - 6), h.start) else None
+    return None
 
 
 #: A word taking up a topic put first ("npm 这玩意儿我一次都没用过"): no distance from it.
@@ -1295,8 +1314,37 @@ def _aside_negator(ctx: _Ctx, b: int, seg: tuple[int, int]) -> _Hit | None:
 #: Someone else only as the object of the speaker's own clause: "I can't control him".
 _OBJECT_PRONOUNS = frozenset({"him", "her", "them"})
 #: A segment opening on a restriction of what came before: "but only …", "just …".
-_ONLY_RE = re.compile(r"\s*(?:but\s+|and\s+)?(?:only|just|solely|strictly)\b"
-                      r"|\s*(?:但|不过)?(?:只|仅)(?:限|在|是|用于|针对)")
+_ONLY_RE = re.compile(
+    r"\s*(?:but\s+|and\s+)?(?:(?:that|this|it)(?:'?s|\s+is)\s+)?"
+    r"(?:only|just|solely|strictly|at\s+least)\b"
+    r"|\s*(?:但|不过|但是|当然|而且|也|可)?(?:这|那|这个|那个)?(?:只|仅)(?:限|在|是|用于|针对)"
+    r"|\s*(?:但|不过|当然)?就(?=今天|今晚|明天|这次|这回|这一次|这周|本周|这几天|这一阵|这阵子"
+    r"|这会|现在|目前|暂时|这个月|本月|下午|上午|中午|晚上)")
+
+
+#: A limit said of what came before: 出差期间就这样, 这周先这么定.
+_SO_FOR_NOW_RE = re.compile(r"(?:就|先|暂时|暂且)(?:这样|这么(?:定|办|用|来)|如此)")
+
+
+def _short(part: str) -> int:
+    """Length in words, a CJK character counting half of one (an interjection such as
+    "Arre no" or 也不是以后 is two)."""
+    return len(_LATIN_TOKEN_RE.findall(part)) + len(_CJK_RE.findall(part)) // 2
+
+
+def _restriction_after(ctx: _Ctx, si: int) -> int | None:
+    """Where the sentence after ``si`` restricts it ("But only for today's load test.",
+    "Arre no, only till tonight's release"): its first segment opening on a restriction,
+    after at most short interjections or a bare answer before it."""
+    if si + 1 >= len(ctx.sents):
+        return None
+    for sa, sb in ctx.sents[si + 1].segs:
+        if _ONLY_RE.match(ctx.t, sa) or (_SO_FOR_NOW_RE.search(ctx.t, sa, sb)
+                                          and ctx.hits_in("temporary", sa, sb)):
+            return sa
+        if _short(ctx.t[sa:sb]) > 2:
+            return None
+    return None
 
 
 def _anchor_flags(ctx: _Ctx, a: int, b: int, has_value: bool, span_end: int, absurd: bool,
@@ -1347,11 +1395,11 @@ def _anchor_flags(ctx: _Ctx, a: int, b: int, has_value: bool, span_end: int, abs
                  and not any(e.start < h.end and h.start < e.end
                              for e in ctx.hits_in("explicit", *hs))):
             temporary.append(h.tag)
-    if si + 1 < len(ctx.sents) and not sent.para_after and \
-            _ONLY_RE.match(ctx.t, ctx.sents[si + 1].start):
+    restriction = _restriction_after(ctx, si) if not sent.para_after else None
+    if restriction is not None:
         # "Pin X as my deploy target, but only for today's load test": a "but" clause is a
         # sentence of its own here, and this one restricts the one before.
-        temporary += tags("temporary", ctx.sents[si + 1].start, ctx.sents[si + 1].end)
+        temporary += tags("temporary", restriction, ctx.sents[si + 1].end)
     out["temporary"] = temporary
 
     out["hypothetical"] = tags("hypothetical", sent.start, se) + frame_tags("hypothetical", later)
@@ -1489,6 +1537,11 @@ def _sarcasm(ctx: _Ctx, si: int, absurd: bool, a: int, seg: tuple[int, int]) -> 
                 found.extend(ctx.sentence_frame(j, fam))
     laughs = ctx.hits.get("laughter", ())
     found.extend(h.tag for h in laughs if a <= h.start < seg[1])
+    # A laughing emoji later in the value's sentence laughs at what the sentence says,
+    # the value included ("…timezone is Pacific/Kiritimati, since una like to put standup
+    # for 6am my time 😂 who even wakes up for that"); a word ("lol") may laugh at a reason.
+    found.extend(h.tag for h in laughs if seg[1] <= h.start < sent.end
+                 and not h.entry.cue.isascii() and not _CJK_RE.search(h.entry.cue))
     last = sent.segs[-1]
     if last[0] > seg[0] and ctx.frame(last, "laughter"):
         found.extend(h.tag for h in ctx.hits_in("laughter", *last))
@@ -1639,10 +1692,15 @@ def _prior_explicit(ctx: _Ctx, si: int) -> list[str]:
     if si + 1 < len(ctx.sents) and not ctx.sents[si].para_after:
         after = ctx.sents[si + 1]
         found = ctx.sentence_frame(si + 1, "explicit")
-        if not found and _ANAPHOR_OPEN_RE.match(ctx.t, after.start) and \
-                ctx.frame(after.segs[0], "explicit"):
-            # "我自己是纯素。这个你长期记着，往后…": a frame opening on "this" points back.
-            found = [h.tag for h in ctx.hits_in("explicit", *after.segs[0])]
+        if not found and _ANAPHOR_OPEN_RE.match(ctx.t, after.start):
+            # "我自己是纯素。这个你长期记着，往后…": a frame opening on "this" points back,
+            # also after a short word on it ("pytest。这个定了，写进项目记忆里吧").
+            for k, seg in enumerate(after.segs):
+                if ctx.frame(seg, "explicit"):
+                    found = [h.tag for h in ctx.hits_in("explicit", *seg)]
+                    break
+                if k > 0 or _short(ctx.t[seg[0]:seg[1]]) > 3:
+                    break
         found = found or _points_back(ctx, after.segs[0])
         if found and ctx.t[after.end - 1] != ":":
             return found
@@ -2219,6 +2277,10 @@ _ABOUT_THAT_RE = re.compile(r"[ \t]+(?:anything|something|stuff)[ \t]+(?:about|r
 #: "that"/"this" are left out: in "scratch that" they are the object, not its determiner.
 _DETERMINER_END_RE = re.compile(r"\b(?:the|my|your|our|these|those)$")
 _NAMED_AFTER_DETERMINER_RE = re.compile(r"[ \t]*" + _OBJECT_TAIL)
+#: A sentence opening on second thoughts: "Hmm, actually, …", "Wait, on second thought, …".
+_SECOND_THOUGHTS_RE = re.compile(
+    r"[\s,.…-]*(?:(?:hmm+|um+|uh+|oh|ah|wait|well|no)[\s,.…-]+)*"
+    r"(?:actually|on\s+second\s+thoughts?|come\s+to\s+think\s+of\s+it|thinking\s+about\s+it)\b")
 #: A connector opening a segment ("so the due date … is dead").
 _CONNECTOR_RE = re.compile(r"[ \t]*(?:so|and|but|because|oh|well|plus|also)\b[ \t,]*")
 #: A Chinese segment that opens on a demonstrative names its topic ("那个 bug 不修了").
@@ -2298,7 +2360,10 @@ def _named(lex: _Lexicon, t: str, hits: Iterable[_Hit], segs: Sequence[tuple[int
                             unigrams=True)
         named_next = False
         # …unless that segment says what stays ("undo that, my first name is fine").
+        # A cue with its own "that" ("scratch that, the team moved to spaces") already
+        # says what it is about: what came before, the next segment being its reason.
         if m is None and nxt is not None and "…" not in h.entry.cue and alone and \
+                not _ANAPHOR_RE.search(t, h.start, h.end) and \
                 not any(nxt[0] <= k.start < nxt[1] for k in kept):
             na, nb = nxt
             topic = _NAMED_OBJECT_RE.match(t, na)
@@ -2311,8 +2376,12 @@ def _named(lex: _Lexicon, t: str, hits: Iterable[_Hit], segs: Sequence[tuple[int
         # "the due date I gave you is dead — don't hang on to it": a cue alone in its
         # segment that points back with "it"/"that" is about the thing the segment before
         # it opens on.
+        # Not in a sentence that opens on second thoughts ("Hmm, actually, the department
+        # switched to metric last year, ignore that"): what it ignores is what was said
+        # before, the segment before it the reason.
         if m is None and alone and gi > 0 and not named_next and \
-                _ANAPHOR_RE.search(t, h.start, h.end):
+                _ANAPHOR_RE.search(t, h.start, h.end) and \
+                not _SECOND_THOUGHTS_RE.match(t, segs[0][0]):
             pa, pb = segs[gi - 1]
             lead = _CONNECTOR_RE.match(t, pa)
             topic = _NAMED_OBJECT_RE.match(t, lead.end() if lead else pa)
@@ -2450,7 +2519,11 @@ def _retraction_in_message(ctx: _Ctx, sent: _Sentence, seg: tuple[int, int], thr
     candidates = [h for fam in ("retracted", "corrected") for h in ctx.hits.get(fam, ())]
     if not candidates:
         return found
-    kept = ctx.hits.get("kept", ())
+    # "keep" inside the instruction itself ("keep a note that … sous chef no sorry head
+    # chef") keeps nothing the take-back withdraws.
+    instructions = ctx.hits.get("explicit", ())
+    kept = [k for k in ctx.hits.get("kept", ())
+            if not any(e.start <= k.start < e.end for e in instructions)]
 
     def seg_of(pos: int) -> tuple[int, int]:
         si = ctx.sent_at(pos)
@@ -2520,6 +2593,18 @@ def _retraction_in_message(ctx: _Ctx, sent: _Sentence, seg: tuple[int, int], thr
     return found
 
 
+def _limit_later(text: str, start: int, end: int, value: object,
+                 aliases: Mapping[str, Sequence[str]] | None, later: str,
+                 own: Sequence[str]) -> list[str]:
+    """A limit in the author's next message ("Remember to reply in Portuguese." … "Just
+    while I'm on the Lisbon leg."; "Should I keep that going forward?" "no, only till
+    tonight's release"): read as the next sentences of the evidence message, so the rules
+    that tell a limit on the instruction from one on another topic there decide here."""
+    joined = analyse(text + "\n" + later, start, end, value, aliases=aliases)
+    return [f"{c} (next message)" for c in joined.cues
+            if c.startswith("temporary:") and c not in own]
+
+
 def _irony_later(lex: _Lexicon, mt: str, absurd: bool) -> list[str]:
     """Irony markers in the author's next message (folded text ``mt``): it reacts to what
     they just asked to be kept, so its irony is about that, as a later sentence of the same
@@ -2575,7 +2660,11 @@ def _retraction_later(lex: _Lexicon, mt: str, leaves: Sequence[_Leaf], target: _
     instructions = [h.start for h in scanned.get("explicit", ())]
     around = _NO_WORDS
     for x in between:
-        around = around | _words(lex, x, [(0, len(x))])
+        # A clause that repeats the value ("已记录期中试卷截止日期 2026-11-10") names it
+        # with its words: naming them again is naming the value, not another thing.
+        spans = [(m.start(), m.end()) for m in _ANY_CLAUSE_RE.finditer(x)
+                 if not _value_in(leaves, m.group())]
+        around = around | _words(lex, x, spans)
     # A bare "no" right after somebody else's question answers that question ("Do you use
     # Node too?" – "no"); it takes back nothing. A question about the memory itself ("Should
     # I save that?") is the exception: "no" to it declines the memory.
@@ -2649,6 +2738,8 @@ def _retraction_later(lex: _Lexicon, mt: str, leaves: Sequence[_Leaf], target: _
 
 # --------------------------------------------------------------------------- conversation
 
+#: A clause of a message, roughly: up to its stop, comma or colon.
+_ANY_CLAUSE_RE = re.compile(r"[^。.!?！？\n；;，,：:、]+[。.!?！？\n；;，,：:、]*")
 #: The last question of a message ("存好了。要不要我把旧的 Jest 配置删了？").
 _QUESTION_SENTENCE_RE = re.compile(r"[^。.!?\n]*\?")
 #: Characters too common to show that a reply takes up the words of a question.
@@ -2908,6 +2999,9 @@ def analyse(
                     # nothing says healthy sleep like espresso at midnight 🙄" after the
                     # assistant's "Got it".
                     cues["sarcastic"].extend(_irony_later(lex, mt, absurd))
+                    cues["temporary"].extend(_limit_later(
+                        text, start, end, value, aliases, _attr(m, "text") or "",
+                        cues["temporary"]))
                 cues["retracted"].extend(_retraction_later(
                     lex, mt, leaves, target, between,
                     _list_item_rank(t, anchors[0][0]) if anchors else None))
