@@ -4605,12 +4605,17 @@ IRONY_LATER: list[tuple[bool, tuple[str, str, str], str, Any]] = [
 ]
 
 
+def three_turns(first: str, reply: str, later: str) -> list[Message]:
+    """The evidence, the assistant's reply, the author's next message."""
+    return [msg("m1", first), msg("a1", reply, role="assistant", minute=1),
+            msg("m2", later, minute=2)]
+
+
 @pytest.mark.parametrize("case", IRONY_LATER, ids=[f"irony{i}" for i in range(len(IRONY_LATER))])
 def test_irony_in_the_authors_next_message(
         case: tuple[bool, tuple[str, str, str], str, Any]) -> None:
     expected, (first, reply, later), quote, value = case
-    conversation = [msg("m1", first), msg("a1", reply, role="assistant", minute=1),
-                    msg("m2", later, minute=2)]
+    conversation = three_turns(first, reply, later)
     assert run_conv(conversation, "m1", quote, value).sarcastic is expected
 
 
@@ -4631,8 +4636,7 @@ ECHOED_LATER: list[tuple[bool, tuple[str, str, str], str, Any]] = [
 def test_later_withdrawal_after_an_echo_of_the_value(
         case: tuple[bool, tuple[str, str, str], str, Any]) -> None:
     expected, (first, reply, later), quote, value = case
-    conversation = [msg("m1", first), msg("a1", reply, role="assistant", minute=1),
-                    msg("m2", later, minute=2)]
+    conversation = three_turns(first, reply, later)
     assert run_conv(conversation, "m1", quote, value).retracted is expected
 
 
@@ -4661,8 +4665,7 @@ LIMIT_LATER: list[tuple[bool, tuple[str, str, str], str, Any]] = [
 def test_limit_in_the_authors_next_message(
         case: tuple[bool, tuple[str, str, str], str, Any]) -> None:
     expected, (first, reply, later), quote, value = case
-    conversation = [msg("m1", first), msg("a1", reply, role="assistant", minute=1),
-                    msg("m2", later, minute=2)]
+    conversation = three_turns(first, reply, later)
     assert run_conv(conversation, "m1", quote, value).temporary is expected
 
 
