@@ -149,6 +149,8 @@ POSITIVES: list[tuple[str, str, str]] = [
     ("wifi 密码改了。新的是 Sun#flower88", "Sun#flower88", "password"),
     # a login given as a pair, with no password word before the secret
     ("router admin login is admin / Rout3r#Reset2026", "Rout3r#Reset2026", "password"),
+    ("reconcile Henley accounts, portal login ben.okafor / Gl0bex!Q4-close",
+     "Gl0bex!Q4-close", "password"),
     ("creds: deploy:Hx9!q2", "Hx9!q2", "password"),
     ("my account is jane@example.com / Summer2026!", "Summer2026!", "password"),
     ("登录信息：root / Abc!2345", "Abc!2345", "password"),
@@ -213,6 +215,8 @@ NEGATIVES: list[str] = [
     "I changed my password yesterday",
     "I changed my PIN. The new one is easier to type.",
     "login: admin/admin until the first boot",
+    "login Google / Okta for the staff portal",
+    "the login page / dashboard redesign",
     "sign-in: Google / Okta",
     "sign in with Google / GitHub",
     "我用 npm / pnpm 都行",

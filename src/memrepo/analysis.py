@@ -1241,7 +1241,11 @@ def _negation(ctx: _Ctx, a: int, b: int, seg: tuple[int, int], *, time: bool = F
         if latin <= reach and cjk <= 2 * reach and not reset:
             return [h.tag]
     if time:
-        return []
+        # …unless it turns down the window itself: "22:00 到 07:00 不需要免打扰".
+        sent = ctx.sents[ctx.sent_at(a)]
+        nxt = [sb for sa, sb in sent.segs if sa >= se][:1]
+        off = _NO_QUIET_RE.search(ctx.t, ss, nxt[0] if nxt else se)
+        return [f"negated:{ctx.lang_of(ss, se)}:{off.group(0)}"] if off else []
     # Topicalised value: "北京我不住", "Tabs I never use", "vim 不用了".
     if ctx.residual(ss, a, ("filler", "explicit")) == 0:
         after = [h for h in ctx.hits.get("negated", ())
@@ -1283,6 +1287,12 @@ def _listed_then_refused(ctx: _Ctx, seg: tuple[int, int]) -> _Hit | None:
     return None
 
 
+#: Turning quiet hours down rather than setting them.
+_NO_QUIET_RE = re.compile(
+    r"(?:不需要|不用|不要|无需|不必|用不着)(?:设|开|开启|设置|搞|什么)?(?:免打扰|勿扰)"
+    r"|(?:免打扰|勿扰)(?:就|也)?(?:不用|不需要|取消|不要)"
+    r"|\b(?:no|don'?t\s+(?:need|want)|do\s+not\s+(?:need|want))\s+(?:any\s+)?"
+    r"(?:quiet\s+hours|do[\s-]+not[\s-]+disturb|dnd)\b")
 #: A word taking up a topic put first ("npm 这玩意儿我一次都没用过"): no distance from it.
 _RESUMPTIVE_RE = re.compile(r"(?:这|那)(?:玩意儿?|东西|货|个东西)")
 
@@ -1319,11 +1329,22 @@ _ONLY_RE = re.compile(
     r"(?:only|just|solely|strictly|at\s+least)\b"
     r"|\s*(?:但|不过|但是|当然|而且|也|可)?(?:这|那|这个|那个)?(?:只|仅)(?:限|在|是|用于|针对)"
     r"|\s*(?:但|不过|当然)?就(?=今天|今晚|明天|这次|这回|这一次|这周|本周|这几天|这一阵|这阵子"
-    r"|这会|现在|目前|暂时|这个月|本月|下午|上午|中午|晚上)")
+    r"|这会|现在|目前|暂时|这个月|本月|下午|上午|中午|晚上|这礼拜|这个礼拜|这星期|这个星期|这段时间"
+    r"|这几周|这学期|这几个月)")
 
 
+_STRUCK_RE = re.compile(r"~~(?=\S)[^~\n]+?~~")
+
+
+def _struck(t: str) -> list[tuple[int, int]]:
+    return [(m.start(), m.end()) for m in _STRUCK_RE.finditer(t)] if "~~" in t else []
+
+
+#: A postscript opening a sentence: "P.S.", "PS:", "EDIT:", 附：, 补充：.
+_POSTSCRIPT_RE = re.compile(r"\s*(?:p\.?\s?s\.?|n\.?b\.?|edit|update|附|补充|另)\s*[:：.,，-]?\s*")
 #: A limit said of what came before: 出差期间就这样, 这周先这么定.
-_SO_FOR_NOW_RE = re.compile(r"(?:就|先|暂时|暂且)(?:这样|这么(?:定|办|用|来)|如此)")
+_SO_FOR_NOW_RE = re.compile(
+    r"(?:就|先|暂时|暂且)[^，。！？,\n]{0,6}?(?:这样|这么(?:定|办|用|来)|如此)")
 
 
 def _short(part: str) -> int:
@@ -1332,16 +1353,23 @@ def _short(part: str) -> int:
     return len(_LATIN_TOKEN_RE.findall(part)) + len(_CJK_RE.findall(part)) // 2
 
 
-def _restriction_after(ctx: _Ctx, si: int) -> int | None:
+def _restriction_after(ctx: _Ctx, si: int) -> tuple[int, int] | None:
     """Where the sentence after ``si`` restricts it ("But only for today's load test.",
-    "Arre no, only till tonight's release"): its first segment opening on a restriction,
-    after at most short interjections or a bare answer before it."""
-    if si + 1 >= len(ctx.sents):
+    "Arre no, only till tonight's release", "P.S. Only for the Berlin audit this week"):
+    its first segment opening on a restriction, after at most short interjections or a
+    bare answer before it. Past a paragraph break only as a postscript."""
+    j = si + 1
+    if j >= len(ctx.sents):
         return None
-    for sa, sb in ctx.sents[si + 1].segs:
+    if _POSTSCRIPT_RE.fullmatch(ctx.t, ctx.sents[j].start, ctx.sents[j].end) and \
+            j + 1 < len(ctx.sents):
+        j += 1                                  # "P.S." split off as a sentence of its own
+    elif ctx.sents[si].para_after and not _POSTSCRIPT_RE.match(ctx.t, ctx.sents[j].start):
+        return None
+    for sa, sb in ctx.sents[j].segs:
         if _ONLY_RE.match(ctx.t, sa) or (_SO_FOR_NOW_RE.search(ctx.t, sa, sb)
                                           and ctx.hits_in("temporary", sa, sb)):
-            return sa
+            return sa, ctx.sents[j].end
         if _short(ctx.t[sa:sb]) > 2:
             return None
     return None
@@ -1395,11 +1423,17 @@ def _anchor_flags(ctx: _Ctx, a: int, b: int, has_value: bool, span_end: int, abs
                  and not any(e.start < h.end and h.start < e.end
                              for e in ctx.hits_in("explicit", *hs))):
             temporary.append(h.tag)
-    restriction = _restriction_after(ctx, si) if not sent.para_after else None
+    # "本周临时安排（下周一失效）：\n- 记住：回复都用英文": a limit in the header of the
+    # list the value's line is in.
+    header = _list_header_of(ctx, si)
+    if header is not None and _HEADER_LIMIT_RE.search(
+            ctx.t, ctx.sents[header].start, ctx.sents[header].end):
+        temporary += tags("temporary", ctx.sents[header].start, ctx.sents[header].end)
+    restriction = _restriction_after(ctx, si)
     if restriction is not None:
         # "Pin X as my deploy target, but only for today's load test": a "but" clause is a
         # sentence of its own here, and this one restricts the one before.
-        temporary += tags("temporary", restriction, ctx.sents[si + 1].end)
+        temporary += tags("temporary", *restriction)
     out["temporary"] = temporary
 
     out["hypothetical"] = tags("hypothetical", sent.start, se) + frame_tags("hypothetical", later)
@@ -1429,6 +1463,13 @@ def _anchor_flags(ctx: _Ctx, a: int, b: int, has_value: bool, span_end: int, abs
                 break
             if tags("first_person", pa, pb):
                 break
+    # "…, that's what my flatmate tells waiters": a later segment saying whose words the
+    # clause before it are.
+    for pa, pb in later:
+        if _BACK_WHAT_RE.match(ctx.t, pa):
+            said = ctx.hits_in("other_person_reported", pa, pb)
+            if said and ctx.hits_in("other_person", pa, said[0].start):
+                other += [h.tag for h in said]
     # Someone else at the keyboard ("on Mia's laptop", "借了他的号") speaks for the whole message.
     other += [h.tag for h in ctx.hits.get("other_author", ())]
     quoted_other, quoted_source = _quoted_report(ctx, a, b)
@@ -1445,6 +1486,9 @@ def _anchor_flags(ctx: _Ctx, a: int, b: int, has_value: bool, span_end: int, abs
 
     threshold = b if has_value else span_end
     out["retracted"] = _retraction_in_message(ctx, sent, seg, threshold)
+    # "- ~~branch: close/q4-draft~~ (struck out)": Markdown strikethrough over the value.
+    if any(x <= a and b <= y for x, y in _struck(ctx.t)):
+        out["retracted"].append(f"retracted:{ctx.lang_of(a, b)}:~~struck out~~")
 
     pasted = quoted_source + [h.tag for h in ctx.hits.get("pasted_header", ())
                               if h.start < sent.end and not _quoted_before(ctx, h, sent.start)]
@@ -1485,6 +1529,12 @@ def _quoted_before(ctx: _Ctx, h: _Hit, start: int) -> bool:
 #: A clause commenting on what was just said: "that's …", "which is …", "这就是…".
 _BACK_COMMENT_RE = re.compile(
     r"\s*(?:(?:that|this|which)(?:'?s|\s+is|\s+was)|thats|这(?:就|才|可|也)?是|那(?:就|才|可)?是)")
+
+
+#: "that's what …" / 这是…说的 taking up the clause before it.
+_BACK_WHAT_RE = re.compile(
+    r"\s*(?:(?:that|this|which)(?:'?s|\s+is|\s+was)|thats)\s+(?:just\s+)?what\b"
+    r"|\s*(?:这|那)(?:是|就是|都是)")
 
 
 _MOCK_SURE_RE = re.compile(
@@ -1587,6 +1637,25 @@ _LIST_MARKER = r"[ \t]*(?:\d{1,2}[.)、]|\(?[a-z]\)|\(\d{1,2}\)|[-*•·]|[一�
 _LIST_MARKER_RE = re.compile(_LIST_MARKER)
 #: A line break and a list item's marker: the lines under a header.
 _LIST_ITEM_RE = re.compile(r"[ \t]*\n" + _LIST_MARKER)
+
+
+#: A header that limits its list ("本周临时安排（下周一失效）：", "Interim settings until the
+#: audit ends:"), not one that only dates it ("Action items from today's call:").
+_HEADER_LIMIT_RE = re.compile(r"临时|暂时|暂定|失效|到期|只限|仅限|\btemporar|\binterim\b"
+                              r"|\buntil\b|\btill\b|\bexpir|\bonly\b|\bfor\s+now\b")
+
+
+def _list_header_of(ctx: _Ctx, si: int) -> int | None:
+    """The header sentence of the list whose line holds sentence ``si``, if it is in one."""
+    line = _list_line(ctx.t, ctx.sents[si].start)
+    if line is None:
+        return None
+    for j in range(si - 1, max(-1, si - 30), -1):
+        if ctx.sents[j].para_after:
+            return None
+        if _list_line(ctx.t, ctx.sents[j].start) is None:
+            return j if _heads_list(ctx, j) else None
+    return None
 
 
 def _heads_list(ctx: _Ctx, j: int) -> bool:
@@ -2529,6 +2598,9 @@ def _retraction_in_message(ctx: _Ctx, sent: _Sentence, seg: tuple[int, int], thr
         si = ctx.sent_at(pos)
         return ctx.sents[si].segs[ctx.seg_at(si, pos)]
 
+    item_line = _list_line(ctx.t, seg[0])
+    value_si = ctx.sent_at(seg[0])
+
     by_sentence: dict[int, list[_Hit]] = {}
     for h in candidates:
         by_sentence.setdefault(ctx.sent_at(h.start), []).append(h)
@@ -2575,6 +2647,20 @@ def _retraction_in_message(ctx: _Ctx, sent: _Sentence, seg: tuple[int, int], thr
                 e.start < h.start or not ctx.t[h.end:e.start].strip()
                 for e in ctx.hits_in("earlier_statement", *seg_of(h.start))):
             continue
+        # A list: a withdrawal on another item's line is about that item ("- Plotting
+        # library: still undecided, don't record"), and one naming an item by its label
+        # ("EDIT: ignore point 2") takes back that item only.
+        # "仅供参考（不用记）：" over lines of its own, after the value: about those lines.
+        if hsi > value_si and _heads_list(ctx, hsi):
+            continue
+        if hs is not sent and item_line is not None:
+            line = _list_line(ctx.t, h.start)
+            if line is not None and line != item_line:
+                continue
+            refs = [rank for m in _ITEM_REF_RE.finditer(ctx.t, hs.start, hs.end)
+                    if (rank := _RANKS.get(next(g for g in m.groups() if g))) is not None]
+            if refs and _list_item_rank(ctx.t, seg[0]) not in refs:
+                continue
         holes = _kept_segments(hs, kept)
         if any(ka <= va < kb for ka, kb in holes for va, _ in ctx.value_spans):
             continue                            # "…, Vim 留着" keeps the value
@@ -2622,12 +2708,23 @@ _ITEM_LABEL_RE = re.compile(
     re.MULTILINE)
 #: A later message naming an item by its label or rank: "item (b)", "the second one", "第二项".
 _ITEM_REF_RE = re.compile(
-    r"\b(?:item|point|number|no\.?|#|line|bullet)\s*\(?(\d{1,2}|[a-z])\)?(?!\w)"
+    r"\b(?:item|point|line|bullet)\s*\(?(\d{1,2}|[a-j])\)?(?!\w)"
+    r"|(?:\bnumber\s*|\bno\.\s*|#)(\d{1,2})(?!\w)"
     r"|\b(?:the\s+)?(first|second|third|fourth|fifth)\s+(?:one|item|point|bit|thing|line"
     r"|bullet|fact|request|entry)\b|第\s*([一二三四五六七八九十\d]{1,2})\s*(?:条|项|点|个|件|行)")
 _RANKS = {**{str(i): i for i in range(1, 21)}, **{c: i for i, c in enumerate("abcdefghij", 1)},
           **{c: i for i, c in enumerate("一二三四五六七八九十", 1)},
           "first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5}
+
+
+_BULLET_RE = re.compile(r"^[ \t]*[-*•·][ \t]", re.MULTILINE)
+
+
+def _list_line(t: str, pos: int) -> int | None:
+    """Where the list item line holding ``pos`` starts ("- Plotting library: …", "2. units:
+    …"), or None outside a list line."""
+    start = t.rfind("\n", 0, pos) + 1
+    return start if _LIST_MARKER_RE.match(t, start) else None
 
 
 def _list_item_rank(t: str, pos: int) -> int | None:
@@ -2636,7 +2733,18 @@ def _list_item_rank(t: str, pos: int) -> int | None:
     labels = [(m.start(), _RANKS.get(m.group(1))) for m in _ITEM_LABEL_RE.finditer(t)]
     labels = [(at, rank) for at, rank in labels if rank is not None]
     if len(labels) < 2 or labels[0][1] != 1:
-        return None
+        # Bullets have no labels: their rank is their place in their run of lines
+        # ("- 记住我的显示名是老周\n- …" … 第一条删掉).
+        bullets = [m.start() for m in _BULLET_RE.finditer(t)]
+        run = [at for at in bullets if at <= pos]
+        if len(bullets) < 2 or not run:
+            return None
+        first = run[-1]
+        for at in reversed(run[:-1]):
+            if t.count("\n", at, first) > 1 or t[at:first].count("\n\n"):
+                break
+            first = at
+        return sum(1 for at in run if at >= first)
     before = [rank for at, rank in labels if at <= pos]
     return before[-1] if before else None
 
@@ -2692,8 +2800,9 @@ def _retraction_later(lex: _Lexicon, mt: str, leaves: Sequence[_Leaf], target: _
     quantifiers = scanned.get("quantifier", ())
     names = {si: _named(lex, mt, hs, sents[si].segs, values, quantifiers, kept)
              for si, hs in by_sentence.items()}
-    refs = [(m.start(), _RANKS.get(next(g for g in m.groups() if g)))
-            for m in _ITEM_REF_RE.finditer(mt)] if item is not None else []
+    refs = [(m.start(), rank) for m in _ITEM_REF_RE.finditer(mt)
+            if (rank := _RANKS.get(next(g for g in m.groups() if g))) is not None
+            ] if item is not None else []
     found: list[str] = []
     for h in candidates:
         if h.entry.answer and asked:

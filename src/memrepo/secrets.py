@@ -788,6 +788,7 @@ _LOGIN_CUE = re.compile(
     r"(?i)(?<![A-Za-z0-9])(?:log-?in|log-?on|sign-?in|creds|credentials?|account)"
     r"(?:[ \t]+(?:details|info|data))?(?![A-Za-z0-9])|(?:登录|登陆|账号|帐号|账户)(?:信息)?"
 )
+_SPACE_GAP = re.compile(r"[ \t]+")
 _PAIR_USER = re.compile(r"[\w.@+\-]{1,64}[ \t]*(?:/|\||:(?!//))[ \t]*")
 
 
@@ -821,6 +822,15 @@ def _scan_login_pairs(text: str) -> Iterator[SecretFinding]:
                 if pair is not None:
                     yield pair
                 break
+        else:
+            # "portal login ben.okafor / Gl0bex!Q4-close": the pair right after the word,
+            # its second half with a digit and a symbol ("login Google / Okta" names two).
+            gap = _SPACE_GAP.match(text, cue.end())
+            pair = _login_pair_at(text, gap.end()) if gap is not None else None
+            secret = text[pair.start:pair.end] if pair is not None else ""
+            if pair is not None and _has_digit(secret) and \
+                    any(c in _SECRET_SYMBOLS for c in secret):
+                yield pair
     for means in _LOGIN_WITH.finditer(text):
         pair = _login_pair_at(text, means.end())
         if pair is None:
