@@ -2346,6 +2346,13 @@ _ABOUT_THAT_RE = re.compile(r"[ \t]+(?:anything|something|stuff)[ \t]+(?:about|r
 #: "that"/"this" are left out: in "scratch that" they are the object, not its determiner.
 _DETERMINER_END_RE = re.compile(r"\b(?:the|my|your|our|these|those)$")
 _NAMED_AFTER_DETERMINER_RE = re.compile(r"[ \t]*" + _OBJECT_TAIL)
+#: "就行" / "即可" after a cue: it is enough, naming nothing.
+_ENOUGH_RE = re.compile(r"\s*(?:就|即)(?:行|好|可以|可|完事|得了)(?:了|啦|吧)?")
+#: A segment giving a reason or a condition, not naming a thing.
+_REASON_OPEN_RE = re.compile(
+    r"\s*(?:因为|由于|所以|但是|但|不过|反正|毕竟|既然|如果|要是|可是|然后|而且)")
+#: Cues that delete a thing (a file, a line) rather than take back words.
+_DELETE_RE = re.compile(r"删掉|删了|删除|去掉|扔掉|清掉|干掉")
 #: A sentence opening on second thoughts: "Hmm, actually, …", "Wait, on second thought, …".
 _SECOND_THOUGHTS_RE = re.compile(
     r"[\s,.…-]*(?:(?:hmm+|um+|uh+|oh|ah|wait|well|no)[\s,.…-]+)*"
@@ -2416,7 +2423,9 @@ def _named(lex: _Lexicon, t: str, hits: Iterable[_Hit], segs: Sequence[tuple[int
         spans.append((sa, h.start))
         if h.name is not None:              # "那个日期作废了" names 日期
             spans.append(h.name)
-        cjk_after.append((h.end, max(h.end, sb)))
+        done = _ENOUGH_RE.match(t, h.end)     # "删掉就行": 就行 names nothing
+        after = done.end() if done else h.end
+        cjk_after.append((after, max(after, sb)))
         obj_re = _NAMED_AFTER_DETERMINER_RE if _DETERMINER_END_RE.search(t, h.start, h.end) \
             else _NAMED_OBJECT_RE
         m = obj_re.match(t, h.end)
@@ -2425,7 +2434,7 @@ def _named(lex: _Lexicon, t: str, hits: Iterable[_Hit], segs: Sequence[tuple[int
         if "…" in h.entry.cue:
             latin.append((h.start, h.end))
         inside = [h.name] if h.name is not None else []
-        alone = not _tokens(lex, t, [(sa, h.start), (h.end, max(h.end, sb)), *inside],
+        alone = not _tokens(lex, t, [(sa, h.start), (after, max(after, sb)), *inside],
                             unigrams=True)
         named_next = False
         # …unless that segment says what stays ("undo that, my first name is fine").
@@ -2469,6 +2478,14 @@ def _named(lex: _Lexicon, t: str, hits: Iterable[_Hit], segs: Sequence[tuple[int
                 spans.append((pa, pb))
             else:
                 points_back = True
+        # "yarn.lock 是以前的同事留下的，删掉就行": deleting, alone in its segment, deletes
+        # the thing the segment before it is about, when that is not the value.
+        if m is None and alone and gi > 0 and not named_next and \
+                _DELETE_RE.fullmatch(h.entry.cue) and \
+                not any(segs[gi - 1][0] <= va < segs[gi - 1][1] for va, _ in values) and \
+                not _REASON_OPEN_RE.match(t, segs[gi - 1][0]) and \
+                len(_tokens(lex, t, [segs[gi - 1]], unigrams=True)) >= _BACK_REFERENCE_TOKENS:
+            spans.append(segs[gi - 1])
     words = _tokens(lex, t, spans, unigrams=True)
     words |= {w for w in _tokens(lex, t, cjk_after, unigrams=True) if _is_cjk(w[0])}
     words |= {w for w in _tokens(lex, t, latin) if w.isascii()}
@@ -2481,7 +2498,13 @@ def _named(lex: _Lexicon, t: str, hits: Iterable[_Hit], segs: Sequence[tuple[int
 def _names_a_kind(lex: _Lexicon, named: _Named) -> bool:
     """Does a retraction name a kind of fact ("the package manager part", "时区那个")? Then
     it may mean the value without repeating it."""
-    return bool(named.words & lex.kind_words) or any(w in named.text for w in lex.kind_phrases)
+    return bool(_kinds_named(lex, named))
+
+
+def _kinds_named(lex: _Lexicon, named: _Named) -> set[str]:
+    """The kind-of-fact words and phrases a retraction names ("名字", "the timezone")."""
+    return (set(named.words & lex.kind_words)
+            | {w for w in lex.kind_phrases if w in named.text})
 
 
 def _names_an_artifact(lex: _Lexicon, named: _Named) -> bool:
@@ -2836,6 +2859,14 @@ def _retraction_later(lex: _Lexicon, mt: str, leaves: Sequence[_Leaf], target: _
             continue
         # As in the evidence message: the cue's own words ("undo that rule") point nowhere.
         region = _tokens(lex, mt, _outside(sent.end, [(0, region_a), *holes, (h.start, h.end)]))
+        # A prohibition on storing that names a kind of fact ("还是别存这个名字了") is about
+        # what was asked to be stored, not about what the assistant said in between
+        # ("文档署名也用这个吗？") nor the words the request itself used ("我的显示名是").
+        kinds = _kinds_named(lex, names[si])
+        if h.entry.anywhere and kinds and not offered and \
+                not any(k in x for k in kinds for x in between):
+            found.append(h.tag)
+            continue
         if _retraction_applies(lex, h.entry.family, value_in_region=value_in,
                                region=region, target=target,
                                also=own | around, later=True, named=names[si],
@@ -2875,6 +2906,8 @@ _PASTE_RUN = 20
 #: …or this share of the span, if at least _PASTE_MIN_SPAN long.
 _PASTE_SHARE = 0.6
 _PASTE_MIN_SPAN = 12
+#: …of which this much must be other words than the value itself, against tool/web text.
+_PASTE_OWN_WORDS = 8
 
 
 def _attr(message: object, name: str) -> str | None:
@@ -3257,7 +3290,10 @@ def _paste_taint(folder: _Folder, clause: str, span: str, untrusted: Sequence[Me
     remember I'm a backend engineer", the user restating the value in their own instruction
     is a confirmation, not a paste. What else they share must still be long enough to be
     one ("remember: your editor is probably Sublime Text"). Tool and web text get no such
-    allowance: a user repeating a page's claim word for word is still repeating the page."""
+    allowance: a user repeating a page's claim word for word is still repeating the page.
+    But sharing the value alone, with nothing of the page's wording around it, is no paste:
+    "对，我搬到湾区了。记住我的时区是 America/Los_Angeles" after the assistant flagged a
+    calendar entry that tried to set it."""
     clause_s = _SPACE_RE.sub(" ", clause).strip()
     span_s = _SPACE_RE.sub(" ", span).strip()
     span_need = max(_PASTE_MIN_SPAN, math.ceil(_weight(span_s) * _PASTE_SHARE))
@@ -3269,6 +3305,9 @@ def _paste_taint(folder: _Folder, clause: str, span: str, untrusted: Sequence[Me
             clause_m = _mask_value(clause_s, leaves, "\x00")
             span_m = _mask_value(span_s, leaves, "\x00")
             other = _mask_value(other, leaves, "\x01")
+        elif leaves and not _common_run(_mask_value(clause_s, leaves, "\x00"),
+                                        _mask_value(other, leaves, "\x01"), _PASTE_OWN_WORDS):
+            continue                    # only the value in common, nothing of the page's
         if _common_run(clause_m, other, _PASTE_RUN) or (
             _weight(span_s) >= _PASTE_MIN_SPAN and _common_run(span_m, other, span_need)
         ):
