@@ -4662,6 +4662,9 @@ GENERALISATION24_LATER: list[tuple[bool, tuple[str, str], str, Any]] = [
 ]
 
 GENERALISATION26_LATER: list[tuple[bool, tuple[str, str], str, Any]] = [
+    # A later "don't store the <kind>" takes back the value that kind labels, not another.
+    (False, ("记住我的时区是东京，编辑器用 Vim。", "别存编辑器了。"), "我的时区是东京", "东京"),
+    (True, ("记住我的时区是东京，编辑器用 Vim。", "别存编辑器了。"), "编辑器用 Vim", "Vim"),
     # "not" is no item label ("no." + "t"): a bulleted list's take-back stays whole.
     (True, ("Client dinner list:\n- remember that I'm vegan\n- table for six at 7pm",
             "Actually, please don't keep the vegan note in memory, I'd rather not have diet "

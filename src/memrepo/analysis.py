@@ -2501,6 +2501,19 @@ def _names_a_kind(lex: _Lexicon, named: _Named) -> bool:
     return bool(_kinds_named(lex, named))
 
 
+def _labels_another(evidence: str, at: int | None, kind: str) -> bool:
+    """Does ``kind`` appear in the evidence message other than as the label just before the
+    value at ``at`` ("记住我的时区是东京，编辑器用 Vim": 编辑器 labels Vim, not 东京)?"""
+    if at is None:
+        return False
+    return any(not at - _LABEL_REACH <= m.start() < at
+               for m in re.finditer(re.escape(kind), evidence))
+
+
+#: How far before a value its own label may stand ("我的显示名是 小明哥").
+_LABEL_REACH = 16
+
+
 def _kinds_named(lex: _Lexicon, named: _Named) -> set[str]:
     """The kind-of-fact words and phrases a retraction names ("名字", "the timezone")."""
     return (set(named.words & lex.kind_words)
@@ -2773,7 +2786,8 @@ def _list_item_rank(t: str, pos: int) -> int | None:
 
 
 def _retraction_later(lex: _Lexicon, mt: str, leaves: Sequence[_Leaf], target: _Target,
-                      between: Sequence[str], item: int | None = None) -> list[str]:
+                      between: Sequence[str], item: int | None = None, evidence: str = "",
+                      at: int | None = None) -> list[str]:
     """Retractions in a later message of the same author (folded text ``mt``); messages
     in ``between`` (folded) were written after the evidence and before this one. ``item``
     is the rank of the list item holding the value in its message, if it is in one: a
@@ -2864,7 +2878,8 @@ def _retraction_later(lex: _Lexicon, mt: str, leaves: Sequence[_Leaf], target: _
         # ("文档署名也用这个吗？") nor the words the request itself used ("我的显示名是").
         kinds = _kinds_named(lex, names[si])
         if h.entry.anywhere and kinds and not offered and \
-                not any(k in x for k in kinds for x in between):
+                not any(k in x for k in kinds for x in between) and \
+                not any(_labels_another(evidence, at, k) for k in kinds):
             found.append(h.tag)
             continue
         if _retraction_applies(lex, h.entry.family, value_in_region=value_in,
@@ -3146,7 +3161,8 @@ def analyse(
                         cues["temporary"]))
                 cues["retracted"].extend(_retraction_later(
                     lex, mt, leaves, target, between,
-                    _list_item_rank(t, anchors[0][0]) if anchors else None))
+                    _list_item_rank(t, anchors[0][0]) if anchors else None,
+                    t, anchors[0][0] if anchors else None))
             between.append(mt)
         untrusted = [m for m in before if _attr(m, "role") in _UNTRUSTED_ROLES
                      or _attr(m, "origin") in _UNTRUSTED_ORIGINS]
