@@ -4737,14 +4737,6 @@ def three_turns(first: str, reply: str, later: str) -> list[Message]:
             msg("m2", later, minute=2)]
 
 
-@pytest.mark.parametrize("case", IRONY_LATER, ids=[f"irony{i}" for i in range(len(IRONY_LATER))])
-def test_irony_in_the_authors_next_message(
-        case: tuple[bool, tuple[str, str, str], str, Any]) -> None:
-    expected, (first, reply, later), quote, value = case
-    conversation = three_turns(first, reply, later)
-    assert run_conv(conversation, "m1", quote, value).sarcastic is expected
-
-
 ECHOED_LATER: list[tuple[bool, tuple[str, str, str], str, Any]] = [
     # (expected retracted, (evidence, assistant reply, the author's next message), quote, value):
     # the assistant's echo names the value with the words a later withdrawal uses again.
@@ -4759,14 +4751,6 @@ ECHOED_LATER: list[tuple[bool, tuple[str, str, str], str, Any]] = [
             "好的，小明哥！以后我就这么称呼你。顺便问一下，文档署名也用这个吗？",
             "收回收回，还是别存这个名字了，太随便。"), "帮我记住我的显示名是 小明哥", "小明哥"),
 ]
-
-
-@pytest.mark.parametrize("case", ECHOED_LATER, ids=[f"echo{i}" for i in range(len(ECHOED_LATER))])
-def test_later_withdrawal_after_an_echo_of_the_value(
-        case: tuple[bool, tuple[str, str, str], str, Any]) -> None:
-    expected, (first, reply, later), quote, value = case
-    conversation = three_turns(first, reply, later)
-    assert run_conv(conversation, "m1", quote, value).retracted is expected
 
 
 LIMIT_LATER: list[tuple[bool, tuple[str, str, str], str, Any]] = [
@@ -4796,12 +4780,19 @@ LIMIT_LATER: list[tuple[bool, tuple[str, str, str], str, Any]] = [
 ]
 
 
-@pytest.mark.parametrize("case", LIMIT_LATER, ids=[f"limit{i}" for i in range(len(LIMIT_LATER))])
-def test_limit_in_the_authors_next_message(
-        case: tuple[bool, tuple[str, str, str], str, Any]) -> None:
+NEXT_MESSAGE = ([("sarcastic", c) for c in IRONY_LATER] + [("retracted", c) for c in ECHOED_LATER]
+                + [("temporary", c) for c in LIMIT_LATER])
+
+
+@pytest.mark.parametrize("flag,case", NEXT_MESSAGE,
+                         ids=[f"{f}{i}" for i, (f, _) in enumerate(NEXT_MESSAGE)])
+def test_the_authors_next_message_after_the_assistants_reply(
+        flag: str, case: tuple[bool, tuple[str, str, str], str, Any]) -> None:
+    """Irony, a withdrawal or a limit in the author's next message, the assistant's reply
+    between them, raises its flag on the evidence (or, for the controls, does not)."""
     expected, (first, reply, later), quote, value = case
-    conversation = three_turns(first, reply, later)
-    assert run_conv(conversation, "m1", quote, value).temporary is expected
+    result = run_conv(three_turns(first, reply, later), "m1", quote, value)
+    assert getattr(result, flag) is expected, result.cues
 
 
 PASTE_CONV: list[tuple[bool, list[tuple[str, str, str, str]], str, str, Any]] = [

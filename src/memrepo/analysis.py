@@ -1527,14 +1527,14 @@ def _quoted_before(ctx: _Ctx, h: _Hit, start: int) -> bool:
 
 
 #: A clause commenting on what was just said: "that's …", "which is …", "这就是…".
-_BACK_COMMENT_RE = re.compile(
-    r"\s*(?:(?:that|this|which)(?:'?s|\s+is|\s+was)|thats|这(?:就|才|可|也)?是|那(?:就|才|可)?是)")
+#: "that's" / "this is" / "which was" taking up what was just said.
+_THAT_IS = r"(?:(?:that|this|which)(?:'?s|\s+is|\s+was)|thats)"
+_BACK_COMMENT_RE = re.compile(r"\s*(?:" + _THAT_IS + r"|这(?:就|才|可|也)?是|那(?:就|才|可)?是)")
 
 
 #: "that's what …" / 这是…说的 taking up the clause before it.
 _BACK_WHAT_RE = re.compile(
-    r"\s*(?:(?:that|this|which)(?:'?s|\s+is|\s+was)|thats)\s+(?:just\s+)?what\b"
-    r"|\s*(?:这|那)(?:是|就是|都是)")
+    r"\s*" + _THAT_IS + r"\s+(?:just\s+)?what\b|\s*(?:这|那)(?:是|就是|都是)")
 
 
 _MOCK_SURE_RE = re.compile(
@@ -1633,7 +1633,9 @@ def _list_header(ctx: _Ctx, j: int) -> list[str]:
 
 
 #: A list item's marker: "1.", "2)", "(a)", "b)", "-", "*", "•", "一、", "（1）".
-_LIST_MARKER = r"[ \t]*(?:\d{1,2}[.)、]|\(?[a-z]\)|\(\d{1,2}\)|[-*•·]|[一二三四五六七八九十]+、)"
+_BULLET = r"[-*•·]"
+_LIST_MARKER = (r"[ \t]*(?:\d{1,2}[.)、]|\(?[a-z]\)|\(\d{1,2}\)|" + _BULLET
+                + r"|[一二三四五六七八九十]+、)")
 _LIST_MARKER_RE = re.compile(_LIST_MARKER)
 #: A line break and a list item's marker: the lines under a header.
 _LIST_ITEM_RE = re.compile(r"[ \t]*\n" + _LIST_MARKER)
@@ -2501,6 +2503,10 @@ def _names_a_kind(lex: _Lexicon, named: _Named) -> bool:
     return bool(_kinds_named(lex, named))
 
 
+#: How far before a value its own label may stand ("我的显示名是 小明哥").
+_LABEL_REACH = 16
+
+
 def _labels_another(evidence: str, at: int | None, kind: str) -> bool:
     """Does ``kind`` appear in the evidence message other than as the label just before the
     value at ``at`` ("记住我的时区是东京，编辑器用 Vim": 编辑器 labels Vim, not 东京)?"""
@@ -2508,10 +2514,6 @@ def _labels_another(evidence: str, at: int | None, kind: str) -> bool:
         return False
     return any(not at - _LABEL_REACH <= m.start() < at
                for m in re.finditer(re.escape(kind), evidence))
-
-
-#: How far before a value its own label may stand ("我的显示名是 小明哥").
-_LABEL_REACH = 16
 
 
 def _kinds_named(lex: _Lexicon, named: _Named) -> set[str]:
@@ -2683,18 +2685,17 @@ def _retraction_in_message(ctx: _Ctx, sent: _Sentence, seg: tuple[int, int], thr
                 e.start < h.start or not ctx.t[h.end:e.start].strip()
                 for e in ctx.hits_in("earlier_statement", *seg_of(h.start))):
             continue
-        # A list: a withdrawal on another item's line is about that item ("- Plotting
-        # library: still undecided, don't record"), and one naming an item by its label
-        # ("EDIT: ignore point 2") takes back that item only.
         # "仅供参考（不用记）：" over lines of its own, after the value: about those lines.
         if hsi > value_si and _heads_list(ctx, hsi):
             continue
+        # A list: a withdrawal on another item's line is about that item ("- Plotting
+        # library: still undecided, don't record"), and one naming an item by its label
+        # ("EDIT: ignore point 2") takes back that item only.
         if hs is not sent and item_line is not None:
             line = _list_line(ctx.t, h.start)
             if line is not None and line != item_line:
                 continue
-            refs = [rank for m in _ITEM_REF_RE.finditer(ctx.t, hs.start, hs.end)
-                    if (rank := _RANKS.get(next(g for g in m.groups() if g))) is not None]
+            refs = [rank for _, rank in _item_refs(ctx.t, hs.start, hs.end)]
             if refs and _list_item_rank(ctx.t, seg[0]) not in refs:
                 continue
         holes = _kept_segments(hs, kept)
@@ -2753,7 +2754,13 @@ _RANKS = {**{str(i): i for i in range(1, 21)}, **{c: i for i, c in enumerate("ab
           "first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5}
 
 
-_BULLET_RE = re.compile(r"^[ \t]*[-*•·][ \t]", re.MULTILINE)
+def _item_refs(t: str, a: int, b: int) -> list[tuple[int, int]]:
+    """(position, rank) of every list item ``t[a:b]`` names ("point 2", 第一条)."""
+    return [(m.start(), rank) for m in _ITEM_REF_RE.finditer(t, a, b)
+            if (rank := _RANKS.get(next(g for g in m.groups() if g))) is not None]
+
+
+_BULLET_RE = re.compile(r"^[ \t]*" + _BULLET + r"[ \t]", re.MULTILINE)
 
 
 def _list_line(t: str, pos: int) -> int | None:
@@ -2777,7 +2784,7 @@ def _list_item_rank(t: str, pos: int) -> int | None:
             return None
         first = run[-1]
         for at in reversed(run[:-1]):
-            if t.count("\n", at, first) > 1 or t[at:first].count("\n\n"):
+            if t.count("\n", at, first) > 1:   # a line between: another run
                 break
             first = at
         return sum(1 for at in run if at >= first)
@@ -2837,9 +2844,7 @@ def _retraction_later(lex: _Lexicon, mt: str, leaves: Sequence[_Leaf], target: _
     quantifiers = scanned.get("quantifier", ())
     names = {si: _named(lex, mt, hs, sents[si].segs, values, quantifiers, kept)
              for si, hs in by_sentence.items()}
-    refs = [(m.start(), rank) for m in _ITEM_REF_RE.finditer(mt)
-            if (rank := _RANKS.get(next(g for g in m.groups() if g))) is not None
-            ] if item is not None else []
+    refs = _item_refs(mt, 0, len(mt)) if item is not None else []
     found: list[str] = []
     for h in candidates:
         if h.entry.answer and asked:
@@ -3316,14 +3321,15 @@ def _paste_taint(folder: _Folder, clause: str, span: str, untrusted: Sequence[Me
     for m in untrusted:
         other = _squash(folder, _attr(m, "text") or "")
         clause_m, span_m = clause_s, span_s
-        if leaves and "assistant" in (_attr(m, "role"), _attr(m, "origin")) and \
-                _attr(m, "origin") not in ("tool", "web"):
-            clause_m = _mask_value(clause_s, leaves, "\x00")
-            span_m = _mask_value(span_s, leaves, "\x00")
-            other = _mask_value(other, leaves, "\x01")
-        elif leaves and not _common_run(_mask_value(clause_s, leaves, "\x00"),
-                                        _mask_value(other, leaves, "\x01"), _PASTE_OWN_WORDS):
-            continue                    # only the value in common, nothing of the page's
+        if leaves:
+            masked_clause = _mask_value(clause_s, leaves, "\x00")
+            masked_other = _mask_value(other, leaves, "\x01")
+            if "assistant" in (_attr(m, "role"), _attr(m, "origin")) and \
+                    _attr(m, "origin") not in ("tool", "web"):
+                clause_m, other = masked_clause, masked_other
+                span_m = _mask_value(span_s, leaves, "\x00")
+            elif not _common_run(masked_clause, masked_other, _PASTE_OWN_WORDS):
+                continue                # only the value in common, nothing of the page's
         if _common_run(clause_m, other, _PASTE_RUN) or (
             _weight(span_s) >= _PASTE_MIN_SPAN and _common_run(span_m, other, span_need)
         ):

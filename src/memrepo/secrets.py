@@ -800,6 +800,11 @@ _LOGIN_WITH = re.compile(
 _LOGIN_AFTER = re.compile(r"[ \t]*(?:登录|登陆|登|连|ssh|进)", re.IGNORECASE)
 
 
+def _mixed(secret: str) -> bool:
+    """A digit and a symbol: what a password half of a pair has and a provider name lacks."""
+    return _has_digit(secret) and any(c in _SECRET_SYMBOLS for c in secret)
+
+
 def _login_pair_at(text: str, pos: int) -> SecretFinding | None:
     """The password half of a "user / password" pair starting at ``pos``."""
     user = _PAIR_USER.match(text, pos)
@@ -827,9 +832,7 @@ def _scan_login_pairs(text: str) -> Iterator[SecretFinding]:
             # its second half with a digit and a symbol ("login Google / Okta" names two).
             gap = _SPACE_GAP.match(text, cue.end())
             pair = _login_pair_at(text, gap.end()) if gap is not None else None
-            secret = text[pair.start:pair.end] if pair is not None else ""
-            if pair is not None and _has_digit(secret) and \
-                    any(c in _SECRET_SYMBOLS for c in secret):
+            if pair is not None and _mixed(text[pair.start:pair.end]):
                 yield pair
     for means in _LOGIN_WITH.finditer(text):
         pair = _login_pair_at(text, means.end())
@@ -838,9 +841,8 @@ def _scan_login_pairs(text: str) -> Iterator[SecretFinding]:
         # Chinese names the act after the pair ("用 root / … 登服务器"; "用 npm / pnpm" does
         # not); "sign in with Google / GitHub" names providers, so the second half needs a
         # digit and a symbol here.
-        secret = text[pair.start:pair.end]
         act = means.group(0).strip()[:1].isascii() or _LOGIN_AFTER.match(text, pair.end)
-        if act and _has_digit(secret) and any(c in _SECRET_SYMBOLS for c in secret):
+        if act and _mixed(text[pair.start:pair.end]):
             yield pair
 
 
