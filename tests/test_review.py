@@ -10,6 +10,7 @@ from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
+import pygit2
 import pytest
 from click.testing import CliRunner
 
@@ -144,6 +145,44 @@ def test_a_branch_pushed_from_elsewhere_is_reviewed_from_its_fork_point(
     assert found.meta is None and found.base == tenant.state().main
     review.approve(store, "t1", "x", approver="alice", now=NOW)
     assert review.merge(store, "t1", "x", now=LATER).counts() == {"COMMIT": 1}
+
+
+def test_merge_publishes_in_batches_each_decided_on_main_as_it_is_then(
+        store: Store, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A merge is published a batch at a time (one pack, one compare-and-swap each), so a
+    fact that changes on main between two batches is seen by the later one: parked,
+    never overwritten. Every proposal is still its own commit on main."""
+    from memrepo import groupcommit
+
+    monkeypatch.setattr(groupcommit, "MAX_BATCH", 3)
+    tenant = store.tenant("t1", create=True)
+    msgs = say(tenant, {**{f"m{i}": (f"u{i}", "Remember that I use pnpm for packages.")
+                           for i in range(7)},
+                        "late": ("u5", "Remember that I use bun for packages.")})
+    review.import_proposals(store, "t1", [(i + 1, pm(msgs[f"m{i}"], "pnpm")) for i in range(7)],
+                            name="b", now=NOW)
+    review.approve(store, "t1", "b", approver="alice", now=NOW)
+    seen: list[tuple[int, int]] = []
+
+    def between_batches(done: int, total: int) -> None:
+        seen.append((done, total))
+        if done == 3:  # u5's proposal is in the second batch, not yet decided
+            assert fact_of(tenant, "u2").value == "pnpm" and fact_of(tenant, "u5") is None
+            assert gate.submit(store, pm(msgs["late"], "bun"), now=NOW).decision \
+                is DecisionKind.COMMIT
+
+    merged = review.merge(store, "t1", "b", now=LATER, progress=between_batches)
+    assert seen == [(3, 7), (6, 7), (7, 7)]
+    decisions = {r.entry.proposal.subject_id: r.decision for r in merged.results}
+    assert decisions["u5"].decision is DecisionKind.CONFIRM_REPLACE
+    assert merged.counts() == {"COMMIT": 6, "CONFIRM_REPLACE": 1}
+    assert fact_of(tenant, "u5").value == "bun"
+    assert all(fact_of(tenant, f"u{i}").approved_by == "alice" for i in (0, 1, 2, 3, 4, 6))
+    assert merged.main_before and merged.main_after
+    chain = list(_git.first_parent_chain(tenant.repo, pygit2.Oid(hex=merged.main_after),
+                                         pygit2.Oid(hex=merged.main_before)))
+    assert len(chain) == 6 + 1  # six merged commits and the gate's commit between batches
+    assert hooks.check_history(tenant, merged.main_before, merged.main_after) == []
 
 
 @pytest.mark.slow

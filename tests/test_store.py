@@ -289,3 +289,62 @@ def test_staged_tree_edits_match_libgit2(edits: list[dict[str, bytes | None]]) -
                 assert disk.get(disk_new) is not None
         finally:
             _git.PARSED_TREES = old_limit
+
+
+_FILES = st.dictionaries(
+    _PATHS, st.tuples(st.sampled_from([0o100644, 0o100755, 0o120000]), st.binary(max_size=2)),
+    max_size=6)
+
+
+def _build_tree(repo: object, files: dict[str, tuple[int, bytes]]) -> object:
+    """A tree of ``files`` ({path: (mode, data)}) written with libgit2's tree builder;
+    a path that is also a folder of another path is left out, as git would have it."""
+    import pygit2
+
+    assert isinstance(repo, pygit2.Repository)
+    folders = {p.rsplit("/", 1)[0] for p in files if "/" in p}
+    folders |= {f.rsplit("/", i)[0] for f in folders for i in range(1, f.count("/") + 1)}
+
+    def level(prefix: str) -> pygit2.Oid:
+        builder = repo.TreeBuilder()
+        names = {p[len(prefix):].split("/")[0] for p in [*files, *folders]
+                 if p.startswith(prefix)}
+        for name in names:
+            path = prefix + name
+            if path in folders:
+                builder.insert(name, level(path + "/"), pygit2.GIT_FILEMODE_TREE)
+            else:
+                mode, data = files[path]
+                builder.insert(name, repo.create_blob(data), mode)
+        return builder.write()
+
+    return repo.get(level(""))
+
+
+@settings(max_examples=60, deadline=None)
+@given(old=_FILES, new=_FILES)
+def test_tree_changes_match_git_diff_tree(tmp_path_factory: pytest.TempPathFactory,
+                                          old: dict[str, tuple[int, bytes]],
+                                          new: dict[str, tuple[int, bytes]]) -> None:
+    """The store's own tree walk (hooks and the record index read changes through it)
+    reports what ``git diff-tree -r`` reports: additions, deletions, new contents, new
+    modes, and a file replaced by a folder as a deletion plus additions."""
+    import pygit2
+
+    from memrepo import _git
+
+    path = tmp_path_factory.mktemp("diff")
+    repo = pygit2.init_repository(str(path), bare=True)
+    a, b = _build_tree(repo, old), _build_tree(repo, new)
+    raw = git(path, "diff-tree", "-r", "-z", "--no-renames", str(a.id), str(b.id))  # type: ignore[attr-defined]
+    fields = raw.split("\0")[:-1]
+    expected = []
+    for meta, name in zip(fields[::2], fields[1::2], strict=True):
+        _old_mode, new_mode, old_id, new_id, _status = meta.lstrip(":").split(" ")
+        expected.append((name, None if set(old_id) == {"0"} else old_id,
+                         None if set(new_id) == {"0"} else new_id,
+                         None if new_mode == "000000" else int(new_mode, 8)))
+    got = [(c.path, c.old and str(c.old), c.new and str(c.new), c.new_mode)
+           for c in _git.changed_entries(repo, a, b)]  # type: ignore[arg-type]
+    assert sorted(got, key=str) == sorted(expected, key=str)
+    assert _git.changed_entries(repo, a, a) == []  # type: ignore[arg-type]

@@ -36,6 +36,7 @@ import errno
 import hashlib
 import itertools
 import os
+import re
 import struct
 import threading
 import time
@@ -592,33 +593,59 @@ class Change:
 
 def changed_entries(repo: pygit2.Repository, old: pygit2.Tree | None,
                     new: pygit2.Tree | None) -> list[Change]:
-    """Every non-tree path whose object or mode differs between two trees (libgit2's
-    tree diff, so equal subtrees cost nothing).
+    """Every non-tree path whose object or mode differs between two trees, by path.
 
-    ``new_mode`` is reported so a caller can refuse symlinks and submodules.
+    Reads the raw tree objects and descends only into subtrees whose ids differ, so the
+    cost follows the size of the change: a fan-out folder of a few hundred entries is
+    one set difference in C, where libgit2's tree diff (and iterating pygit2's tree
+    entries) took some 6.5 ms per commit at a thousand facts. A path that is a tree on
+    one side and a file on the other comes as a deletion and an addition, as in
+    ``git diff-tree -r``. ``new_mode`` is reported so a caller can refuse symlinks and
+    submodules.
     """
-    if old is None and new is None:
-        return []
+    out: list[Change] = []
     try:
-        if old is None:
-            assert new is not None
-            diff = new.diff_to_tree(swap=True)
-        elif new is None:
-            diff = old.diff_to_tree()
-        else:
-            diff = old.diff_to_tree(new)
-    except pygit2.GitError as exc:
+        _diff_trees(repo, None if old is None else old.id, None if new is None else new.id,
+                    "", out)
+    except (pygit2.GitError, KeyError, ValueError) as exc:
         raise StoreError(f"cannot diff trees: {exc}", code="diff_failed") from exc
-    out = []
-    for delta in diff.deltas:
-        gone = delta.status == pygit2.GIT_DELTA_DELETED
-        added = delta.status == pygit2.GIT_DELTA_ADDED
-        out.append(Change(
-            delta.new_file.path if not gone else delta.old_file.path,
-            None if added else delta.old_file.id,
-            None if gone else delta.new_file.id,
-            None if gone else int(delta.new_file.mode)))
+    out.sort(key=lambda c: (c.path, c.old is None))
     return out
+
+
+_TREE_ENTRY = re.compile(rb"([0-7]+) ([^\0]+)\0(.{20})", re.S)
+_TREE_MODE = 0o40000
+
+
+def _raw_entries(repo: pygit2.Repository, oid: Oid | None) -> set[tuple[bytes, bytes, bytes]]:
+    if oid is None:
+        return set()
+    kind, data = repo.odb.read(oid)
+    if kind != pygit2.GIT_OBJECT_TREE:
+        raise ValueError(f"{oid} is not a tree")
+    return set(_TREE_ENTRY.findall(data))
+
+
+def _diff_trees(repo: pygit2.Repository, old: Oid | None, new: Oid | None, prefix: str,
+                out: list[Change]) -> None:
+    before, after = _raw_entries(repo, old), _raw_entries(repo, new)
+    sides: dict[bytes, list[tuple[int, Oid] | None]] = {}
+    for side, entries in ((0, before - after), (1, after - before)):
+        for mode, name, raw in entries:
+            sides.setdefault(name, [None, None])[side] = (int(mode, 8), Oid(raw=raw))
+    for name, (a, b) in sides.items():
+        path = prefix + name.decode("utf-8", "surrogateescape")
+        a_tree = a is not None and a[0] == _TREE_MODE
+        b_tree = b is not None and b[0] == _TREE_MODE
+        if a_tree or b_tree:
+            _diff_trees(repo, a[1] if a_tree else None,  # type: ignore[index]
+                        b[1] if b_tree else None, path + "/", out)  # type: ignore[index]
+        a_file = None if a is None or a_tree else a
+        b_file = None if b is None or b_tree else b
+        if a_file is not None or b_file is not None:
+            out.append(Change(path, None if a_file is None else a_file[1],
+                              None if b_file is None else b_file[1],
+                              None if b_file is None else b_file[0]))
 
 
 # -- tags, revisions and tree diffs (snapshots, rollback, audit) -------------------

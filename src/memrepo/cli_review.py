@@ -211,7 +211,11 @@ def review_merge(ctx: Context, name: str, tenant: str, as_json: bool) -> None:
     Example:
       memrepo --store ./mem review merge crm-2026 --tenant t1
     """
-    report = review.merge(ctx.store(), tenant, name)
+    def progress(done: int, total: int) -> None:
+        if not as_json and sys.stderr.isatty():
+            click.echo(f"\rmerging {done}/{total}", err=True, nl=done == total)
+
+    report = review.merge(ctx.store(), tenant, name, progress=progress)
     if as_json:
         click.echo(_dump(report.to_json()))
     else:

@@ -10,9 +10,10 @@ guarded while it is). Everything else is listed with its reason and left out.
 
 An approval binds the branch tip *and* the set of payloadHashes on it
 (``refs/memrepo/approvals/NAME``). :func:`merge` refuses if either differs, then
-replays the proposals onto ``main`` one by one with compare-and-swap, deciding each
-again on the current ``main``: a fact that changed since the review was made is not
-overwritten; its proposal is parked (CONFIRM_REPLACE or CONFLICT) and reported.
+replays the proposals onto ``main`` in order, each its own commit, deciding each again
+on the current ``main`` (published in batches, like the gate's): a fact that changed
+since the review was made is not overwritten; its proposal is parked (CONFIRM_REPLACE
+or CONFLICT) and reported.
 Import findings and the merge's outcome are kept on ``refs/memrepo/reviews/NAME``.
 """
 
@@ -23,14 +24,14 @@ import json
 import random
 import re
 import time
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
 import pygit2
 
-from . import _git, canonical, gate, layout
+from . import _git, canonical, gate, groupcommit, layout
 from .errors import ApprovalError, InputError, NotFoundError, StoreError
 from .proposal import (
     PARKED,
@@ -244,38 +245,39 @@ def import_proposals(store: Store, tenant_id: str, items: Iterable[tuple[int | N
                                     f"{describe(p)}: the gate decides {a.verdict.decision.value}"
                                     f" ({', '.join(a.verdict.reasons)})", p.id, mid))
 
-    # One gate-format commit per approvable proposal, on top of main's tip.
+    # One gate-format commit per approvable proposal, on top of main's tip, staged in
+    # memory and written as one pack with the branch and its record.
     writer = _BranchWriter(tenant)
     tip = state.main
     entries: list[Entry] = []
     operator = operator_for(name)
-    for line, a in approvable:
-        branch_state = State(tip, state.audit, _git.tree_of(tenant.repo, tip), state.audit_tree)
-        done = gate.commit_fact(writer, branch_state, a, now, reasons=a.verdict.reasons,
-                                operator=operator)
-        assert done is not None and done.commit is not None
-        tip = pygit2.Oid(hex=done.commit)
-        record = gate.proposal_record(a, now, decision=DecisionKind.COMMIT,
-                                      reasons=a.verdict.reasons, status="committed",
-                                      version=done.version)
-        entries.append(Entry(done.commit, a.proposal, record, line))
+    with tenant.staged() as batch:
+        for line, a in approvable:
+            branch_state = State(tip, state.audit, _git.tree_of(tenant.repo, tip),
+                                 state.audit_tree)
+            done = gate.commit_fact(writer, branch_state, a, now, reasons=a.verdict.reasons,
+                                    operator=operator)
+            assert done is not None and done.commit is not None
+            tip = pygit2.Oid(hex=done.commit)
+            record = gate.proposal_record(a, now, decision=DecisionKind.COMMIT,
+                                          reasons=a.verdict.reasons, status="committed",
+                                          version=done.version)
+            entries.append(Entry(done.commit, a.proposal, record, line))
 
-    meta = {
-        "name": name, "tenantId": tenant_id, "branch": branch, "source": source,
-        "createdAt": format_time(now), "base": _hex(state.main), "tip": _hex(tip),
-        "total": total, "entries": [e.to_json() for e in entries],
-        "findings": [f.to_json() for f in findings],
-    }
-    message = (f"review {name}: {len(entries)} proposal(s), {len(findings)} finding(s)\n\n"
-               f"Review: {name}\nReview-Base: {_hex(state.main)}\nReview-Tip: {_hex(tip)}\n"
-               f"Op: review-import\nOperator: {operator}\n")
-    meta_commit = _meta_commit(tenant, None, {META_FILE: meta}, message, now)
-    assert tip is not None
-    if not _git.compare_and_swap(tenant.repo, {branch: (None, tip),
-                                               META_PREFIX + name: (None, meta_commit)},
-                                 message=f"memrepo: import review {name}"):
-        raise InputError(f"review {name!r} was created by someone else meanwhile",
-                         code="review_exists")
+        meta = {
+            "name": name, "tenantId": tenant_id, "branch": branch, "source": source,
+            "createdAt": format_time(now), "base": _hex(state.main), "tip": _hex(tip),
+            "total": total, "entries": [e.to_json() for e in entries],
+            "findings": [f.to_json() for f in findings],
+        }
+        message = (f"review {name}: {len(entries)} proposal(s), {len(findings)} finding(s)"
+                   f"\n\nReview: {name}\nReview-Base: {_hex(state.main)}\n"
+                   f"Review-Tip: {_hex(tip)}\nOp: review-import\nOperator: {operator}\n")
+        meta_commit = _meta_commit(tenant, None, {META_FILE: meta}, message, now)
+        assert tip is not None
+        if not batch.publish_refs({branch: (None, tip), META_PREFIX + name: (None, meta_commit)}):
+            raise InputError(f"review {name!r} was created by someone else meanwhile",
+                             code="review_exists")
     return ImportReport(name, tenant_id, _hex(state.main), _hex(tip), tuple(entries),
                         tuple(findings), total)
 
@@ -537,15 +539,19 @@ class MergeReport:
                 "results": [r.to_json() for r in self.results]}
 
 
-def merge(store: Store, tenant_id: str, name: str, *,
-          now: datetime | None = None) -> MergeReport:
+def merge(store: Store, tenant_id: str, name: str, *, now: datetime | None = None,
+          progress: Callable[[int, int], None] | None = None) -> MergeReport:
     """Replay an approved review onto ``main``, re-deciding every proposal.
 
     Refuses (ApprovalError) unless the approval names the branch's current tip and
     exactly its payloadHashes. Each proposal is then decided on ``main`` as it is at
-    that moment and committed with compare-and-swap (re-decided after a lost race);
-    one whose fact changed since the review was made, or that the gate would no longer
-    commit, is parked or rejected on the audit ref instead, and reported.
+    that moment, one after another, and becomes its own commit; one whose fact changed
+    since the review was made, or that the gate would no longer commit, is parked or
+    rejected on the audit ref instead, and reported. The commits are published the way
+    the gate publishes a batch (:mod:`memrepo.groupcommit`): up to ``MAX_BATCH`` at a
+    time, as one pack and one compare-and-swap, taking turns with the gate's batches; a
+    batch that loses its compare-and-swap is decided again on the new ``main``.
+    ``progress(done, total)`` is called after each batch.
     """
     tenant = store.tenant(tenant_id)
     review = load(tenant, name)
@@ -565,42 +571,58 @@ def merge(store: Store, tenant_id: str, name: str, *,
         raise ApprovalError(f"review/{name} does not carry the payloadHashes that were "
                             "approved", code="approval_mismatch")
     before = tenant.state().main
-    results = [MergeResult(e, _merge_one(tenant, e, name, approval, now)) for e in items]
+    results: list[MergeResult] = []
+    for start in range(0, len(items), groupcommit.MAX_BATCH):
+        chunk = items[start:start + groupcommit.MAX_BATCH]
+        results += _merge_batch(tenant, chunk, name, approval, now)
+        if progress is not None:
+            progress(len(results), len(items))
     moment = now or now_utc()
     report = MergeReport(name, _hex(before), _hex(tenant.state().main), tuple(results))
     _record_merge(tenant, review, report, moment)
     return report
 
 
+def _merge_batch(tenant: TenantRepo, chunk: Sequence[Entry], name: str,
+                 approval: Mapping[str, Any], now: datetime | None) -> list[MergeResult]:
+    for attempt in range(MAX_ATTEMPTS):
+        with groupcommit.exclusive(tenant.path), tenant.staged() as batch:
+            results = [MergeResult(e, _merge_one(tenant, e, name, approval, now))
+                       for e in chunk]
+            if batch.publish():
+                return results
+        time.sleep(random.uniform(0, min(0.05, 0.001 * 2 ** min(attempt, 6))))
+    return [MergeResult(e, Decision(decision=DecisionKind.CONFLICT,
+                                    reasons=("lost_race_repeatedly",),
+                                    proposal_id=e.proposal.id,
+                                    payload_hash=e.proposal.payload_hash)) for e in chunk]
+
+
 def _merge_one(tenant: TenantRepo, e: Entry, name: str, approval: Mapping[str, Any],
                now: datetime | None) -> Decision:
+    """One entry, decided on the staged batch's tip (a replay check, then assess)."""
     p = e.proposal
     operator = operator_for(name)
-    for attempt in range(MAX_ATTEMPTS):
-        moment = now or now_utc()
-        state = tenant.state()
-        seen = tenant.record(p.id, state)
-        if seen is not None:
-            return gate.replay(seen.data, p)
-        a = gate.assess(tenant, state, p, moment)
-        decision, reasons = a.verdict.decision, a.verdict.reasons
-        if decision is DecisionKind.COMMIT and _changed_since(e.record.get("base"), a.current):
-            decision, reasons = DecisionKind.CONFLICT, ("fact_changed_since_review",)
-        if decision is DecisionKind.COMMIT:
-            bound = {"approvedBy": approval["approvedBy"], "approvedAt": approval["approvedAt"],
-                     "payloadHash": p.payload_hash, "review": name,
-                     "reviewTip": approval["tip"]}
-            done = gate.commit_fact(tenant, state, a, moment,
-                                    reasons=(*reasons, "approved_in_review"),
-                                    operator=operator, approval=bound)
-        else:
-            done = _hold(tenant, state, a, decision, (*reasons, "from_review"), moment,
-                         operator)
-        if done is not None:
-            return done
-        time.sleep(random.uniform(0, min(0.05, 0.001 * 2 ** min(attempt, 6))))
-    return Decision(decision=DecisionKind.CONFLICT, reasons=("lost_race_repeatedly",),
-                    proposal_id=p.id, payload_hash=p.payload_hash)
+    moment = now or now_utc()
+    state = tenant.state()
+    seen = tenant.record(p.id, state)
+    if seen is not None:
+        return gate.replay(seen.data, p)
+    a = gate.assess(tenant, state, p, moment)
+    decision, reasons = a.verdict.decision, a.verdict.reasons
+    if decision is DecisionKind.COMMIT and _changed_since(e.record.get("base"), a.current):
+        decision, reasons = DecisionKind.CONFLICT, ("fact_changed_since_review",)
+    if decision is DecisionKind.COMMIT:
+        bound = {"approvedBy": approval["approvedBy"], "approvedAt": approval["approvedAt"],
+                 "payloadHash": p.payload_hash, "review": name, "reviewTip": approval["tip"]}
+        done = gate.commit_fact(tenant, state, a, moment,
+                                reasons=(*reasons, "approved_in_review"),
+                                operator=operator, approval=bound)
+    else:
+        done = _hold(tenant, state, a, decision, (*reasons, "from_review"), moment, operator)
+    if done is None:  # only if the state was not the batch's tip: a bug
+        raise StoreError("a staged merge decision was refused", code="batch_inconsistent")
+    return done
 
 
 def _hold(tenant: TenantRepo, state: State, a: gate.Assessment, decision: DecisionKind,

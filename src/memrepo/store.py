@@ -592,6 +592,26 @@ class Batch:
         return True
 
 
+    def publish_refs(self, refs: Mapping[str, tuple[_git.Oid | None, _git.Oid]], *,
+                     durable: bool | None = None) -> bool:
+        """Write the batch's objects as one pack and move ``refs`` with one
+        compare-and-swap: how commits staged for refs other than ``main`` and the audit
+        ref (a review branch) are published. The batch must not have moved those two.
+        False when one of ``refs`` is not at its expected old value."""
+        if (self.main, self.audit) != (self.base.main, self.base.audit):
+            raise StoreError("publish_refs is for batches that leave main and the audit "
+                             "ref alone", code="batch_inconsistent")
+        durable = self.tenant.durable if durable is None else durable
+        _git.write_pack(_git.pack_dir(self.tenant._disk), self.staging.objects,
+                        durable=durable)
+        self.staging.objects.clear()
+        if not _git.compare_and_swap(self.tenant._disk, refs,
+                                     message=f"memrepo: {len(refs)} ref(s)", durable=durable):
+            return False
+        self.published = True
+        return True
+
+
 def _build_commits(repo: pygit2.Repository, state: State,
                    main: Mapping[str, _git.Oid | None] | None,
                    audit: Mapping[str, _git.Oid | None] | None, message: str,
