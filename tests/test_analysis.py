@@ -4107,6 +4107,61 @@ GENERALISATION28_ZH: list[Row] = [
      "记一下部署目标就是 FTP 手动上传", "FTP 手动上传"),
 ]
 
+GENERALISATION29_EN: list[Row] = [
+    # Batch 29: band members and shop staff, afterthoughts, mock certainty, scope limits.
+    ("other_person", True, "Note that our drummer is vegetarian, so book a veggie place.",
+     "Note that our drummer is vegetarian", "vegetarian"),
+    ("other_person", False, "Remember that I'm vegetarian, like the rest of the band.",
+     "Remember that I'm vegetarian", "vegetarian"),
+    ("other_person", True, "my roommate wanted me to tell you this: remember my editor is Emacs",
+     "remember my editor is Emacs", "Emacs"),
+    ("negated", True, "Remember that I take sugar in my tea... never. Not even once.",
+     "Remember that I take sugar in my tea", "sugar"),
+    ("negated", False, "Remember that I take sugar in my tea... two spoons.",
+     "Remember that I take sugar in my tea", "sugar"),
+    ("sarcastic", True, "burned the toast three times today. from now on call me Chef. "
+     "obviously a natural lol", "from now on call me Chef", "Chef"),
+    ("sarcastic", False, "from now on call me Chef. seriously, that's my job title now",
+     "from now on call me Chef", "Chef"),
+    ("sarcastic", False, "remember my editor is Helix. oh and remember I love 6am meetings 🙄",
+     "remember my editor is Helix", "Helix"),
+    ("sarcastic", True, "remember I love 6am meetings. so much fun 🙄",
+     "remember I love 6am meetings", "6am meetings"),
+    ("temporary", True, "Remember to use metric units, but only for the Hamburg client.",
+     "Remember to use metric units", "metric"),
+    ("temporary", False, "Remember to use metric units, not just for the Hamburg client.",
+     "Remember to use metric units", "metric"),
+    ("temporary", True, "Remember to reply in English. I'll switch back to Spanish next week.",
+     "Remember to reply in English", "English"),
+    ("temporary", False, "Remember to reply in English. I switched from Spanish last year.",
+     "Remember to reply in English", "English"),
+    ("explicit", True, "ok final call, note for this project the linter is ruff",
+     "note for this project the linter is ruff", "ruff"),
+    ("explicit", False, "ok final call, for this project the linter is ruff",
+     "for this project the linter is ruff", "ruff"),
+]
+
+GENERALISATION29_ZH: list[Row] = [
+    ("hypothetical", False, "名字的话记住，叫我小林就行。", "名字的话记住，叫我小林就行", "小林"),
+    ("hypothetical", True, "出差的话，记住回复用英文。", "记住回复用英文", "英文"),
+    ("question", False, "你能不能别老发长段落 以后回复都简短点", "以后回复都简短点", "简短"),
+    ("question", False, "记住这个项目数据库就用 TiDB 了 对了要不要顺便升级一下驱动？",
+     "记住这个项目数据库就用 TiDB 了", "TiDB"),
+    ("question", True, "要不要记住这个项目数据库就用 TiDB？", "记住这个项目数据库就用 TiDB",
+     "TiDB"),
+    ("explicit", True, "我最近在 release/2.3 上改 bug 记一下分支",
+     "我最近在 release/2.3 上改 bug 记一下分支", "release/2.3"),
+    ("explicit", False, "我最近在 release/2.3 上改 bug 分支挺乱的",
+     "我最近在 release/2.3 上改 bug", "release/2.3"),
+    ("retracted", True, "以后回复用繁体 这个千万别 我看不惯", "以后回复用繁体", "繁体"),
+    ("retracted", False, "以后回复用简体，这个千万别忘了", "以后回复用简体", "简体"),
+    ("temporary", True, "记住，回复都用英文 这周在陪外国客户 下周一就恢复中文",
+     "记住，回复都用英文", "英文"),
+    ("temporary", False, "记住，回复都用英文 以后也不用恢复中文了", "记住，回复都用英文", "英文"),
+    ("temporary", True, "记住回复简短。就年底这几天，忙完再恢复。", "记住回复简短", "简短"),
+    ("negated", True, "记住我喝咖啡……从来不。", "记住我喝咖啡", "咖啡"),
+]
+
 GENERALISATION25_EN: list[Row] = [
     # Batch 25: assistant-led conversations, other people's words with the user's own.
     ("explicit", True, "my pronouns are they/them, you can hang onto that one",
@@ -4198,7 +4253,8 @@ GENERALISATION25_ZH: list[Row] = [
      "search 项目的数据库采用 OpenSearch", "OpenSearch"),
 ]
 
-ALL_ROWS: list[Row] = (EXPLICIT + NEGATED + OTHER_PERSON + QUESTION + HYPOTHETICAL + HEDGED
+ALL_ROWS: list[Row] = (GENERALISATION29_EN + GENERALISATION29_ZH
+                       + EXPLICIT + NEGATED + OTHER_PERSON + QUESTION + HYPOTHETICAL + HEDGED
                        + SARCASTIC + TEMPORARY + RETRACTED + PASTED + UPDATE_INJECTION
                        + GROUNDED + CATEGORY_RULES + GENERALISATION + GENERALISATION4
                        + GENERALISATION5 + GENERALISATION6_EN + GENERALISATION6_ZH
@@ -4755,6 +4811,10 @@ ECHOED_LATER: list[tuple[bool, tuple[str, str, str], str, Any]] = [
 
 LIMIT_LATER: list[tuple[bool, tuple[str, str, str], str, Any]] = [
     # (expected temporary, (evidence, assistant reply, the author's next message), quote, value)
+    (True, ("记住，消息都发语音转文字。", "好的。", "就国庆这几天，忙完再恢复正常。"),
+     "记住，消息都发语音转文字", "语音转文字"),
+    (False, ("记住，消息都发语音转文字。", "好的。", "就这样，以后都这么办。"),
+     "记住，消息都发语音转文字", "语音转文字"),
     (True, ("Remember to reply in Portuguese.", "Claro!",
             "Just while I'm on the Lisbon leg, mind. Back to normal after the 14th."),
      "Remember to reply in Portuguese", "Portuguese"),

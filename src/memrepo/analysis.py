@@ -1111,7 +1111,7 @@ class _Ctx:
         self.hits = hits
         self._starts = [s.start for s in sents]
         self._frames: dict[tuple[int, int, str], bool] = {}
-        self._questions: dict[tuple[int, int], list[str]] = {}
+        self._questions: dict[tuple[int, int, int], list[str]] = {}
         self._quotes: list[tuple[int, int]] | None = None
         self.value_spans: Sequence[tuple[int, int]] = ()
 
@@ -1178,18 +1178,22 @@ class _Ctx:
     def question(self, si: int, at: int | None = None) -> list[str]:
         """Question cues of sentence ``si``; with ``at``, only from the last change of
         topic before ``at`` on ("我是不是该换成 pnpm 啊，对了，我编辑器用的 VS Code，这个你
-        帮忙记着": the question was about something else)."""
+        帮忙记着": the question was about something else), up to the next change of topic."""
         sent = self.sents[si]
-        cut = sent.start
+        cut, stop = sent.start, sent.end
         if at is not None:
             shifts = [h.start for h in self.hits_in("topic_shift", sent.start, at)
                       if h.start > sent.start]
             cut = shifts[-1] if shifts else cut
-        if (si, cut) in self._questions:
-            return self._questions[(si, cut)]
+            # …and up to the next one: "记住 X 这个项目就用 Vitest 了 对了要不要顺便把 eslint
+            # 也升一下？" asks about something else.
+            later = [h.start for h in self.hits_in("topic_shift", at, sent.end)]
+            stop = min(later) if later else stop
+        if (si, cut, stop) in self._questions:
+            return self._questions[(si, cut, stop)]
         cues: list[str] = []
-        if not self.hits_in("polite_request", cut, sent.end):
-            segs = [s for s in sent.segs if s[0] >= cut] or list(sent.segs[-1:])
+        if not self.hits_in("polite_request", cut, stop):
+            segs = [s for s in sent.segs if cut <= s[0] < stop] or list(sent.segs[-1:])
             tagged = False
             while len(segs) > 1 and self.frame(segs[-1], "question_tag"):
                 segs.pop()
@@ -1204,9 +1208,9 @@ class _Ctx:
             segs[-1] = (a, tail)
             for a, b in segs:
                 cues.extend(h.tag for h in self.hits_in("question", a, b) if h.end <= b)
-            if "?" in sent.term and not tagged:
+            if "?" in sent.term and not tagged and stop == sent.end:
                 cues.append(f"question:{self.lang_of(sent.start, sent.end)}:?")
-        self._questions[(si, cut)] = cues
+        self._questions[(si, cut, stop)] = cues
         return cues
 
 
@@ -1227,6 +1231,9 @@ def _negation(ctx: _Ctx, a: int, b: int, seg: tuple[int, int], *, time: bool = F
     "no pings between 22:30 and 07:00", "22点以后别打扰我". So a negator only negates a
     time it stands right before ("not 22:00", "不是 22:00")."""
     ss, se = seg
+    late = _NEG_AFTERTHOUGHT_RE.match(ctx.t, max(b, se))
+    if late:
+        return [f"negated:{ctx.lang_of(a, late.end())}:{late.group(1)}"]
     before = [h for h in ctx.hits.get("negated", ()) if ss <= h.start and h.end <= a]
     if before:
         h = max(before, key=lambda x: (x.end, -x.start))
@@ -1266,6 +1273,13 @@ def _negation(ctx: _Ctx, a: int, b: int, seg: tuple[int, int], *, time: bool = F
             if aside is not None:
                 return [aside.tag]
     return []
+
+
+#: A pause, then a bare "never" taking back what the value's clause just said ("Remember
+#: that I drink coffee... never. Not once.", "我喝咖啡……从来不").
+_NEG_AFTERTHOUGHT_RE = re.compile(
+    r"\s*(?:\.{2,}|…+|—+|–|-{1,2})\s*(never|not|nope|nah|not\s+(?:really|at\s+all|once|anymore)"
+    r"|从来不|从不|才不|并不|不存在的|才怪|没有的事)(?=\s*(?:[.!,。!,~]|$))")
 
 
 #: The speaker refusing in their own voice: 我是完全不用的, 我从来不碰.
@@ -1328,9 +1342,16 @@ _ONLY_RE = re.compile(
     r"\s*(?:but\s+|and\s+)?(?:(?:that|this|it)(?:'?s|\s+is)\s+)?"
     r"(?:only|just|solely|strictly|at\s+least)\b"
     r"|\s*(?:但|不过|但是|当然|而且|也|可)?(?:这|那|这个|那个)?(?:只|仅)(?:限|在|是|用于|针对)"
-    r"|\s*(?:但|不过|当然)?就(?=今天|今晚|明天|这次|这回|这一次|这周|本周|这几天|这一阵|这阵子"
+    r"|\s*(?:但|不过|当然)?就(?=[^\s,.!?;:]{0,4}?(?:今天|今晚|明天|这次|这回|这一次|这周|本周|这几天"
+    r"|这一阵|这阵子"
     r"|这会|现在|目前|暂时|这个月|本月|下午|上午|中午|晚上|这礼拜|这个礼拜|这星期|这个星期|这段时间"
-    r"|这几周|这学期|这几个月)")
+    r"|这几周|这学期|这几个月|那几天|这两天))")
+
+#: A restriction to one client, project or occasion rather than to a time: "…, but only
+#: for stuff about the Rosewood client", "但只针对这个客户".
+_SCOPE_ONLY_RE = re.compile(
+    r"\s*(?:but\s+|and\s+)?(?:only|just|solely|strictly)\s+(?:for|about|with|in|on|when|while"
+    r"|during)\b|\s*(?:但|不过|但是)?(?:这|那|这个|那个)?(?:只|仅)(?:限于?|针对|用于|适用于)")
 
 
 _STRUCK_RE = re.compile(r"~~(?=\S)[^~\n]+?~~")
@@ -1351,6 +1372,12 @@ def _short(part: str) -> int:
     """Length in words, a CJK character counting half of one (an interjection such as
     "Arre no" or 也不是以后 is two)."""
     return len(_LATIN_TOKEN_RE.findall(part)) + len(_CJK_RE.findall(part)) // 2
+
+
+def _scope_only(ctx: _Ctx, at: int) -> list[str]:
+    """The cue of a segment opening on a restriction to one client or occasion."""
+    m = _SCOPE_ONLY_RE.match(ctx.t, at)
+    return [f"temporary:{ctx.lang_of(at, m.end())}:{m.group(0).strip()}"] if m else []
 
 
 def _restriction_after(ctx: _Ctx, si: int) -> tuple[int, int] | None:
@@ -1418,6 +1445,7 @@ def _anchor_flags(ctx: _Ctx, a: int, b: int, has_value: bool, span_end: int, abs
         # itself pointing back ("Answer in bullet points — I want that kept for this session
         # only").
         if h.start < ss or ctx.frame(hs, "temporary") or _ONLY_RE.match(ctx.t, hs[0]) or \
+                (h.entry.anywhere and h.start >= se) or \
                 (pointing.get(hs)
                  # …not the instruction's own "until I tell you it's done".
                  and not any(e.start < h.end and h.start < e.end
@@ -1433,7 +1461,13 @@ def _anchor_flags(ctx: _Ctx, a: int, b: int, has_value: bool, span_end: int, abs
     if restriction is not None:
         # "Pin X as my deploy target, but only for today's load test": a "but" clause is a
         # sentence of its own here, and this one restricts the one before.
-        temporary += tags("temporary", *restriction)
+        temporary += tags("temporary", *restriction) or _scope_only(ctx, restriction[0])
+    for s in later:
+        temporary += _scope_only(ctx, s[0])
+    if si + 1 < len(ctx.sents):
+        # "…回复用英文 … 下周一就恢复中文": a return to the old way later limits it.
+        temporary += [h.tag for h in ctx.hits_in("temporary", ctx.sents[si + 1].start,
+                                                 ctx.sents[si + 1].end) if h.entry.anywhere]
     out["temporary"] = temporary
 
     out["hypothetical"] = tags("hypothetical", sent.start, se) + frame_tags("hypothetical", later)
@@ -1543,11 +1577,17 @@ _MOCK_SURE_RE = re.compile(
     r"|显然|明显|肯定|绝对|当然|必须的")
 
 
+#: A comment opening on the mock certainty itself: "clearly earned it lmaooo".
+_MOCK_LEAD_RE = re.compile(r"\s*(?:" + _MOCK_SURE_RE.pattern + ")")
+
+
 def _mock_comment(ctx: _Ctx, a: int, b: int) -> list[str]:
     """A laugh closing a mock-certain comment on what was just said laughs at it: "…my diet
     is donuts, that's obviously how i got these abs lmaooo", "That's exactly what my payslip
-    says, if you squint hard enough lol" ("…, that's my favourite editor lol" is no joke)."""
-    if not _BACK_COMMENT_RE.match(ctx.t, a) or not _MOCK_SURE_RE.search(ctx.t, a, b):
+    says, if you squint hard enough lol", "call me Champion. clearly earned it lmaooo"
+    ("…, that's my favourite editor lol" is no joke)."""
+    if not (_BACK_COMMENT_RE.match(ctx.t, a) and _MOCK_SURE_RE.search(ctx.t, a, b)) and \
+            not _MOCK_LEAD_RE.match(ctx.t, a):
         return []
     return [h.tag for h in ctx.hits_in("laughter", a, b)
             if ctx.residual(h.end, b, ("filler",)) == 0]
@@ -1575,11 +1615,23 @@ def _sarcasm(ctx: _Ctx, si: int, absurd: bool, a: int, seg: tuple[int, int]) -> 
     def ended(end: int) -> bool:
         return (end <= a and any(end <= p for p in serious)) or (first and end > sent.end)
 
+    def elsewhere(h: _Hit) -> bool:
+        """A marker outside the value's sentence with a change of topic between them, and
+        after the value, in a sentence making a request of its own ("remember I use Neovim.
+        oh and absolutely remember I adore imperial units 🙄"; not "…. Anyway, what a plan
+        🙃", which still comments on the value)."""
+        if h.start < sent.start:
+            return bool(ctx.hits_in("topic_shift", h.end, sent.start))
+        own = ctx.sents[ctx.sent_at(h.start)]
+        return bool(ctx.hits_in("topic_shift", sent.end, h.start)) and \
+            bool(ctx.hits_in("explicit", own.start, h.start))
+
     families = ("sarcastic", "sarcastic_weak") if absurd else ("sarcastic",)
     for fam in families:
         for h in ctx.hits.get(fam, ()):
             after = fam == "sarcastic" and h.start >= sent.end
-            if (h.start < sent.end and h.end > sent.start or h.entry.anywhere or after) \
+            inside = h.start < sent.end and h.end > sent.start
+            if (inside or ((h.entry.anywhere or after) and not elsewhere(h))) \
                     and not ended(h.end):
                 found.append(h.tag)
         for j in range(len(ctx.sents)):
@@ -1701,6 +1753,10 @@ def _points_back(ctx: _Ctx, seg: tuple[int, int]) -> list[str]:
             continue
         if _ZH_THIS_THING_RE.fullmatch(ctx.t, h.end, seg[1]):
             return [h.tag]                       # "请您永久保存这一设置"
+        rest = ctx.left_tokens(h.end, seg[1], _frame_fams("explicit"))
+        named = ctx.t[rest[0][0]:rest[-1][1]] if rest else ""
+        if named in ctx.lex.kind_words or named in ctx.lex.kind_phrases:
+            return [h.tag]                       # "我现在在 feat/x 上干活 记一下分支"
         found = list(_ANAPHOR_RE.finditer(ctx.t, h.start, h.end))
         if not found and _OF_IT_RE.match(ctx.t, h.end):
             return [h.tag]                       # "Make a note of it for every email …"
