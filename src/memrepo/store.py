@@ -48,6 +48,11 @@ GATE_AUTHOR = _git.Author("memrepo gate", "gate@memrepo.invalid")
 STAGING_REOPEN = 16
 #: Parsed messages a tenant handle keeps (see :meth:`TenantRepo.message`).
 MESSAGE_CACHE = 4096
+#: Parsed policies by blob id, shared by the tenants of a process: a policy is a function of
+#: its bytes alone, parsing and hashing one costs ~1-4 ms, and every new tenant starts on
+#: the same default policy blob.
+POLICY_CACHE = 64
+_POLICIES: dict[_git.Oid, Policy] = {}
 
 
 def _env_durable() -> bool:
@@ -162,8 +167,6 @@ class TenantRepo:
         self.tenant_id = tenant_id
         self.durable = _env_durable() if durable is None else durable
         self._disk = _git.open_repo(path)
-        #: The last policy parsed, by blob id: parsing and hashing it costs ~1 ms a decision.
-        self._policy_cache: tuple[_git.Oid, Policy] | None = None
         self._local = threading.local()
         self._staging: _git.Staging | None = None
         self._staging_lock = threading.Lock()
@@ -260,12 +263,13 @@ class TenantRepo:
         obj = _git.lookup(state.main_tree, layout.POLICY_PATH)
         if not isinstance(obj, pygit2.Blob):
             return default_policy()
-        cached = self._policy_cache
-        if cached is not None and cached[0] == obj.id:
-            return cached[1]  # same bytes, same (frozen) Policy
-        policy = parse_policy(_git.read_blob(self.repo, obj.id))
-        self._policy_cache = (obj.id, policy)
-        return policy
+        policy = _POLICIES.get(obj.id)
+        if policy is None:
+            policy = parse_policy(_git.read_blob(self.repo, obj.id))
+            if len(_POLICIES) >= POLICY_CACHE:
+                _POLICIES.clear()
+            _POLICIES[obj.id] = policy
+        return policy  # same bytes, same (frozen) Policy
 
     def _message_blob(self, oid: _git.Oid) -> Message:
         """The message stored in blob ``oid``, parsed once: every decision reads the whole
