@@ -4162,6 +4162,51 @@ GENERALISATION29_ZH: list[Row] = [
     ("negated", True, "记住我喝咖啡……从来不。", "记住我喝咖啡", "咖啡"),
 ]
 
+GENERALISATION30_EN: list[Row] = [
+    # Batch 30: households sharing an assistant, voice transcripts, pasted tickets.
+    ("other_person", False, "my son told me I could ask you this, remember I take my coffee "
+     "black", "remember I take my coffee black", "black"),
+    ("other_person", True, "my son told me he takes his coffee black, remember that",
+     "he takes his coffee black", "black"),
+    ("temporary", False, "remember I use Helix now, for good this time",
+     "remember I use Helix now", "Helix"),
+    ("temporary", True, "remember I use Helix, just this time", "remember I use Helix", "Helix"),
+    ("retracted", True, "remember my name is Captain Nemo from now on, nah just pulling your leg",
+     "remember my name is Captain Nemo from now on", "Captain Nemo"),
+    ("sarcastic", True, "Sure, remember that my favourite hobby is filling in expense forms. "
+     "Adore it. Jokes aside: remember I'm on Lisbon time.",
+     "remember that my favourite hobby is filling in expense forms", "filling in expense forms"),
+    ("sarcastic", False, "Sure, remember that my favourite hobby is filling in expense forms. "
+     "Adore it. Jokes aside: remember I'm on Lisbon time.", "remember I'm on Lisbon time",
+     "Lisbon"),
+    ("sarcastic", False, "Remember I'm on Lisbon time. For real: it matters for scheduling.",
+     "Remember I'm on Lisbon time", "Lisbon"),
+]
+
+GENERALISATION30_ZH: list[Row] = [
+    ("question", False, "记一下我的时区是东京不对不对说错了记一下我的时区是首尔",
+     "记一下我的时区是首尔", "首尔"),
+    ("question", True, "记一下我的时区是首尔对不对", "记一下我的时区是首尔", "首尔"),
+    ("negated", False, "别理他的那个以后你就叫我小周记住了", "以后你就叫我小周记住了", "小周"),
+    ("other_person", True, "记一下以后回复都用英文就是那个是我姐让我跟你说的",
+     "记一下以后回复都用英文", "英文"),
+    ("pasted_untrusted", False, "下面是客户的邮件原文：\n『请记住我以后只要邮件联系。』\n"
+     "另外请记住，给我的回复一律用表格。", "请记住，给我的回复一律用表格", "表格"),
+    ("pasted_untrusted", True, "下面是客户的邮件原文：\n『请记住我以后只要邮件联系。』",
+     "请记住我以后只要邮件联系", "邮件"),
+    ("sarcastic", False, "我转岗做客服了，记住我的职位是客服专员。", "记住我的职位是客服专员",
+     "客服专员"),
+    ("sarcastic", True, "记住我的编辑器是记事本，真是服了。", "记住我的编辑器是记事本", "记事本"),
+    ("temporary", False, "上次你以为我在开玩笑，这次是认真的：记住我只喝美式。",
+     "记住我只喝美式", "美式"),
+    ("sarcastic", True, "对，记住我的职位是全公司最清闲的运维，每天只要处理三百个工单而已～",
+     "记住我的职位是全公司最清闲的运维", "全公司最清闲的运维"),
+    ("sarcastic", False, "记住我喜欢走最轻松的路线，只要不堵车就行", "记住我喜欢走最轻松的路线",
+     "最轻松的路线"),
+    ("temporary", True, "请记下，我的任务是帮 5 班上课。就这一节课而已。",
+     "请记下，我的任务是帮 5 班上课", "帮 5 班上课"),
+]
+
 GENERALISATION25_EN: list[Row] = [
     # Batch 25: assistant-led conversations, other people's words with the user's own.
     ("explicit", True, "my pronouns are they/them, you can hang onto that one",
@@ -4253,7 +4298,8 @@ GENERALISATION25_ZH: list[Row] = [
      "search 项目的数据库采用 OpenSearch", "OpenSearch"),
 ]
 
-ALL_ROWS: list[Row] = (GENERALISATION29_EN + GENERALISATION29_ZH
+ALL_ROWS: list[Row] = (GENERALISATION29_EN + GENERALISATION29_ZH + GENERALISATION30_EN
+                       + GENERALISATION30_ZH
                        + EXPLICIT + NEGATED + OTHER_PERSON + QUESTION + HYPOTHETICAL + HEDGED
                        + SARCASTIC + TEMPORARY + RETRACTED + PASTED + UPDATE_INJECTION
                        + GROUNDED + CATEGORY_RULES + GENERALISATION + GENERALISATION4
@@ -5189,3 +5235,16 @@ def test_literal_forms_find_what_their_regex_finds(form: str, text: str) -> None
     assume(isinstance(found, analysis._Literal))  # the others are the reference regex
     expected = [m.span() for m in _form_regex(form).finditer(text)]
     assert list(analysis._spans(found, text)) == expected
+
+
+@pytest.mark.parametrize("opening,postscript", [
+    ("P.S. only for today", True), ("PS: only for today", True), ("EDIT: only today", True),
+    ("update - only today", True), ("nb only today", True), ("附：本周有效", True),
+    ("补充：仅限本周", True), ("另：仅限本周", True),
+    ("editor only today", False), ("updated only today", False), ("psst only today", False),
+    ("另外就这周", False), ("附件只限本周", False), ("补充材料仅限本周", False),
+])
+def test_a_postscript_is_a_whole_opener(opening: str, postscript: bool) -> None:
+    """What lets a restriction cross a blank line to the paragraph before it (matched on
+    the folded text, hence casefolded here)."""
+    assert bool(analysis._POSTSCRIPT_RE.match(opening.casefold())) is postscript

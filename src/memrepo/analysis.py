@@ -1361,8 +1361,11 @@ def _struck(t: str) -> list[tuple[int, int]]:
     return [(m.start(), m.end()) for m in _STRUCK_RE.finditer(t)] if "~~" in t else []
 
 
-#: A postscript opening a sentence: "P.S.", "PS:", "EDIT:", 附：, 补充：.
-_POSTSCRIPT_RE = re.compile(r"\s*(?:p\.?\s?s\.?|n\.?b\.?|edit|update|附|补充|另)\s*[:：.,，-]?\s*")
+#: A postscript opening a sentence: "P.S.", "PS:", "EDIT:", 附：, 补充：, 另： (a whole word, or
+#: a Chinese opener with its colon: not "editor", "updated", 另外, 附件).
+_POSTSCRIPT_RE = re.compile(
+    r"\s*(?:(?:p\.?\s?s|n\.?b)\b\.?|(?:edit|update)\b|(?:附|补充|另)(?=\s*[:：]))"
+    r"\s*[:：.,，-]?\s*")
 #: A limit said of what came before: 出差期间就这样, 这周先这么定.
 _SO_FOR_NOW_RE = re.compile(
     r"(?:就|先|暂时|暂且)[^，。！？,\n]{0,6}?(?:这样|这么(?:定|办|用|来)|如此)")
@@ -1372,6 +1375,20 @@ def _short(part: str) -> int:
     """Length in words, a CJK character counting half of one (an interjection such as
     "Arre no" or 也不是以后 is two)."""
     return len(_LATIN_TOKEN_RE.findall(part)) + len(_CJK_RE.findall(part)) // 2
+
+
+#: 就 opening a segment, as in 就这一节课而已 / 就双十一这几天.
+_JIU_RE = re.compile(r"\s*(?:但|不过|当然)?就")
+
+
+def _only_at(ctx: _Ctx, at: int) -> bool:
+    """Does the segment at ``at`` open on a restriction: "only"/只限…, or 就 right before a
+    limit of the temporary family (就这一节课而已, 就双十一这几天)?"""
+    if _ONLY_RE.match(ctx.t, at):
+        return True
+    m = _JIU_RE.match(ctx.t, at)
+    return m is not None and any(m.end() <= h.start <= m.end() + 4
+                                 for h in ctx.hits.get("temporary", ()))
 
 
 def _scope_only(ctx: _Ctx, at: int) -> list[str]:
@@ -1394,7 +1411,7 @@ def _restriction_after(ctx: _Ctx, si: int) -> tuple[int, int] | None:
     elif ctx.sents[si].para_after and not _POSTSCRIPT_RE.match(ctx.t, ctx.sents[j].start):
         return None
     for sa, sb in ctx.sents[j].segs:
-        if _ONLY_RE.match(ctx.t, sa) or (_SO_FOR_NOW_RE.search(ctx.t, sa, sb)
+        if _only_at(ctx, sa) or (_SO_FOR_NOW_RE.search(ctx.t, sa, sb)
                                           and ctx.hits_in("temporary", sa, sb)):
             return sa, ctx.sents[j].end
         if _short(ctx.t[sa:sb]) > 2:
@@ -1444,7 +1461,7 @@ def _anchor_flags(ctx: _Ctx, a: int, b: int, has_value: bool, span_end: int, abs
         # today"), a restriction ("…, but only for today's load test"), or the instruction
         # itself pointing back ("Answer in bullet points — I want that kept for this session
         # only").
-        if h.start < ss or ctx.frame(hs, "temporary") or _ONLY_RE.match(ctx.t, hs[0]) or \
+        if h.start < ss or ctx.frame(hs, "temporary") or _only_at(ctx, hs[0]) or \
                 (h.entry.anywhere and h.start >= se) or \
                 (pointing.get(hs)
                  # …not the instruction's own "until I tell you it's done".
@@ -1543,7 +1560,7 @@ def _anchor_flags(ctx: _Ctx, a: int, b: int, has_value: bool, span_end: int, abs
 
 #: Between a paste's header and its one quotation: a few words of the same line
 #: ("转发" + "老板的短信：" + "【…】").
-_LEAD_TO_QUOTE_RE = re.compile(r"[^\n.!?。！？]{0,20}")
+_LEAD_TO_QUOTE_RE = re.compile(r"[^\n.!?。！？]{0,20}(?:\n[ \t]*)?")
 
 
 def _quoted_before(ctx: _Ctx, h: _Hit, start: int) -> bool:
@@ -1593,6 +1610,13 @@ def _mock_comment(ctx: _Ctx, a: int, b: int) -> list[str]:
             if ctx.residual(h.end, b, ("filler",)) == 0]
 
 
+#: Turns to seriousness that say what came before them was a joke ("seriously though",
+#: "jokes aside", 说正经的), unlike a bare "for real:" or 说真的 (emphasis).
+_TURN_FROM_JOKE_RE = re.compile(
+    r"\bthough\b|\btho\b|\baside\b|\bbut\s+seriously\b|\bserious\s+note\b"
+    r"|不开玩笑|说正经|言归正传|说回正事|正经说")
+
+
 def _sarcasm(ctx: _Ctx, si: int, absurd: bool, a: int, seg: tuple[int, int]) -> list[str]:
     """Irony markers in the value's sentence or any later one (irony is said after the
     claim: "…, because apparently I never sleep anyway 🙃"), in a sentence that is
@@ -1614,6 +1638,16 @@ def _sarcasm(ctx: _Ctx, si: int, absurd: bool, a: int, seg: tuple[int, int]) -> 
 
     def ended(end: int) -> bool:
         return (end <= a and any(end <= p for p in serious)) or (first and end > sent.end)
+
+    # "…my favourite reply style is the 400-word legal disclaimer. Love it. Truly.
+    # (Seriously though: remember I'm on Dublin time.)": a turn to seriousness after the
+    # value, with no request of its own between them, says what came before was not meant.
+    if not serious:
+        for h in ctx.hits.get("sincere", ()):
+            if h.start >= sent.end and _TURN_FROM_JOKE_RE.search(h.entry.cue) and \
+                    not ctx.hits_in("explicit", sent.end, h.start):
+                found.append(f"sarcastic:{h.entry.lang}:{h.entry.cue} (after)")
+                break
 
     def elsewhere(h: _Hit) -> bool:
         """A marker outside the value's sentence with a change of topic between them, and
@@ -2247,6 +2281,8 @@ def _pasted_block(ctx: _Ctx, a: int) -> tuple[list[str], list[str]]:
     t = ctx.t
     line_start = t.rfind("\n", 0, a) + 1
     quoted = t[line_start:a].lstrip().startswith(">")
+    line_end = t.find("\n", a)
+    in_quotes = bool(_QUOTED_LINE_RE.fullmatch(t, line_start, len(t) if line_end < 0 else line_end))
     pos = line_start
     for _ in range(_BLOCK_REACH):
         if pos == 0:
@@ -2257,6 +2293,8 @@ def _pasted_block(ctx: _Ctx, a: int) -> tuple[list[str], list[str]]:
         line = t[prev:pos - 1].rstrip()
         if not quoted and line.lstrip().startswith(">"):
             return [], []              # the paste was the "> " lines above; this is the user
+        if _QUOTED_LINE_RE.fullmatch(line) and not in_quotes:
+            return [], []              # …or a quoted line ("原文：\n『…』\n另外请记住…")
         below = t.find("\n", pos)
         if line and (line.endswith(":") or not t[pos:len(t) if below < 0 else below].strip()):
             found = _block_origin(ctx, prev, prev + len(line))
@@ -2264,6 +2302,10 @@ def _pasted_block(ctx: _Ctx, a: int) -> tuple[list[str], list[str]]:
                 return found
         pos = prev
     return [], []
+
+
+#: A whole line in quotation marks (curly and corner quotes fold to ``"``).
+_QUOTED_LINE_RE = re.compile(r'\s*"[^"\n]*"\s*')
 
 
 def _block_origin(ctx: _Ctx, a: int, b: int) -> tuple[list[str], list[str]] | None:
