@@ -4207,6 +4207,34 @@ GENERALISATION30_ZH: list[Row] = [
      "请记下，我的任务是帮 5 班上课", "帮 5 班上课"),
 ]
 
+GENERALISATION31_EN: list[Row] = [
+    # Batch 31: private data beside preferences; periods, replacements and later limits.
+    ("temporary", True, "Remember metric units through Q2, the Lyon team wants it.",
+     "Remember metric units", "metric"),
+    ("temporary", False, "Remember metric units, I went through Q2 planning with them.",
+     "Remember metric units", "metric"),
+    ("temporary", True, "Remember my timezone is Asia/Seoul. Oh, to be clear, that's only "
+     "while I'm at the summit.", "Remember my timezone is Asia/Seoul", "Asia/Seoul"),
+    ("retracted", True, "Remember quiet hours 20:00 to 07:00. Sorry, that's for my "
+     "daughter's phone, not for me.", "Remember quiet hours 20:00 to 07:00", "20:00"),
+    ("other_person", True, "my husband wants you to remember that I drink decaf only",
+     "remember that I drink decaf only", "decaf"),
+]
+
+GENERALISATION31_ZH: list[Row] = [
+    ("temporary", True, "记住这个季度回复都用英文。", "记住这个季度回复都用英文", "英文"),
+    ("temporary", True, "记住我的时区是 Europe/Berlin——出差到月底就回。",
+     "记住我的时区是 Europe/Berlin", "Europe/Berlin"),
+    ("temporary", True, "记住，以后单位都用 imperial。补充一下：只到租约到期前，回国后还是换回 "
+     "metric。", "记住，以后单位都用 imperial", "imperial"),
+    ("retracted", True, "记住，饮食要清淡。哦对了，这是替我爸记的。", "记住，饮食要清淡", "清淡"),
+    ("retracted", False, "记住，饮食要清淡。这是我自己的习惯。", "记住，饮食要清淡", "清淡"),
+    ("other_person", True, "我老婆让你记住：我以后只喝低因咖啡。", "我以后只喝低因咖啡",
+     "低因咖啡"),
+    ("other_person", False, "你记住：我以后只喝低因咖啡，我老婆也同意。", "我以后只喝低因咖啡",
+     "低因咖啡"),
+]
+
 GENERALISATION25_EN: list[Row] = [
     # Batch 25: assistant-led conversations, other people's words with the user's own.
     ("explicit", True, "my pronouns are they/them, you can hang onto that one",
@@ -4299,7 +4327,7 @@ GENERALISATION25_ZH: list[Row] = [
 ]
 
 ALL_ROWS: list[Row] = (GENERALISATION29_EN + GENERALISATION29_ZH + GENERALISATION30_EN
-                       + GENERALISATION30_ZH
+                       + GENERALISATION30_ZH + GENERALISATION31_EN + GENERALISATION31_ZH
                        + EXPLICIT + NEGATED + OTHER_PERSON + QUESTION + HYPOTHETICAL + HEDGED
                        + SARCASTIC + TEMPORARY + RETRACTED + PASTED + UPDATE_INJECTION
                        + GROUNDED + CATEGORY_RULES + GENERALISATION + GENERALISATION4

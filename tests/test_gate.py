@@ -9,7 +9,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from conftest import NOW, message, proposal
+from conftest import NOW, message, proposal, said
 from memrepo import gate, lifecycle, recall
 from memrepo.proposal import DecisionKind
 from memrepo.store import Store
@@ -236,3 +236,27 @@ def test_a_pending_record_whose_proposal_is_on_main_is_not_offered(seeded: Store
                                                              record["proposalId"]))
     assert repo.all_pending(state) == []
     assert repo.pending_for(record["memoryId"], state) == []
+
+
+@pytest.mark.parametrize(("text", "quote", "value", "key", "expected", "reason"), [
+    ("Remember my diet is low-FODMAP for my IBS.", "Remember my diet is low-FODMAP",
+     "low-FODMAP", "diet", DecisionKind.NEEDS_CONFIRMATION, "sensitive_health"),
+    ("记住我是穆斯林，饮食只吃清真的。", "饮食只吃清真的", "清真", "diet",
+     DecisionKind.NEEDS_CONFIRMATION, "sensitive_religion"),
+    ("Remember my job title: Registered Nurse and union rep.",
+     "Remember my job title: Registered Nurse and union rep", "Registered Nurse and union rep",
+     "job_title", DecisionKind.NEEDS_CONFIRMATION, "sensitive_trade_union"),
+    ("I'm lactose intolerant, so remember I only drink oat lattes.",
+     "remember I only drink oat lattes", "oat lattes", "drink", DecisionKind.COMMIT, None),
+])
+def test_private_data_in_the_value_parks_not_in_its_reason(
+        store: Store, text: str, quote: str, value: str, key: str, expected: DecisionKind,
+        reason: str | None) -> None:
+    """A value that is or stands for private data (low-FODMAP, halal, a union post) is asked
+    about first; an ordinary value given with a private reason commits: the fact keeps only
+    its value, and the message is stored whatever is decided."""
+    kind = "profile" if key == "job_title" else "preference"
+    decision = said(store, "m1", text, quote, value, key=key, kind=kind)
+    assert decision.decision is expected, decision
+    if reason is not None:
+        assert reason in decision.reasons

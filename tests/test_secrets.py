@@ -167,6 +167,8 @@ POSITIVES: list[tuple[str, str, str]] = [
     ("garage code is A7K2", "A7K2", "password"),
     ("bike lock combo is 12-34-56", "12-34-56", "password"),
     ("门禁码 2580#", "2580#", "password"),
+    ("今晚去新办公室装网络，门禁码 #7290*，进门左转", "#7290*", "password"),
+    ("door code *4471#", "*4471#", "password"),
     # a card or an identity document named before its number: no check digit needed
     ("card number 4111 1111 1111 1112", "4111 1111 1111 1112", "card_number"),
     ("my credit card is 5500-0000-0000-0005", "5500-0000-0000-0005", "card_number"),

@@ -1,4 +1,5 @@
-"""Special-category data under ordinary keys: which values park, which do not."""
+"""Special-category and other private data under ordinary keys: which values park, which do
+not."""
 
 from __future__ import annotations
 
@@ -32,6 +33,14 @@ HITS: list[tuple[Any, str]] = [
     ("给民主党的竞选捐款", "politics"),
     ("find an LGBTQ-friendly therapist", "sexual_orientation"),
     ("填表：民族是回族", "ethnicity"),
+    ("low-FODMAP for my IBS", "health"),
+    ("Senior Data Analyst at $118k base", "financial"),
+    ("paying down the $31,400 I owe on three cards", "financial"),
+    ("还清信用卡欠的 4 万块", "financial"),
+    ("Registered Nurse and UNISON branch rep", "trade_union"),
+    ("质检员，兼厂里工会小组长", "trade_union"),
+    ("no state ID, I'm undocumented", "immigration"),
+    ("偏左派一点，我是社民党的铁杆支持者", "politics"),
 ]
 
 MISSES: list[Any] = [
@@ -48,6 +57,9 @@ MISSES: list[Any] = [
     "给医院客户做体检预约系统",
     "fix the mass import script",
     "pray the deploy works",
+    "pay the $40 electricity bill",
+    "price the $40k hardware order",
+    "unite the two config files",
     {"start": "22:00", "end": "07:00"},
     42,
 ]

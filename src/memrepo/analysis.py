@@ -1341,7 +1341,7 @@ _OBJECT_PRONOUNS = frozenset({"him", "her", "them"})
 _ONLY_RE = re.compile(
     r"\s*(?:but\s+|and\s+)?(?:(?:that|this|it)(?:'?s|\s+is)\s+)?"
     r"(?:only|just|solely|strictly|at\s+least)\b"
-    r"|\s*(?:但|不过|但是|当然|而且|也|可)?(?:这|那|这个|那个)?(?:只|仅)(?:限|在|是|用于|针对)"
+    r"|\s*(?:但|不过|但是|当然|而且|也|可)?(?:这|那|这个|那个)?(?:只|仅)(?:限|在|是|用于|针对|到)"
     r"|\s*(?:但|不过|当然)?就(?=[^\s,.!?;:]{0,4}?(?:今天|今晚|明天|这次|这回|这一次|这周|本周|这几天"
     r"|这一阵|这阵子"
     r"|这会|现在|目前|暂时|这个月|本月|下午|上午|中午|晚上|这礼拜|这个礼拜|这星期|这个星期|这段时间"
@@ -1364,11 +1364,17 @@ def _struck(t: str) -> list[tuple[int, int]]:
 #: A postscript opening a sentence: "P.S.", "PS:", "EDIT:", 附：, 补充：, 另： (a whole word, or
 #: a Chinese opener with its colon: not "editor", "updated", 另外, 附件).
 _POSTSCRIPT_RE = re.compile(
-    r"\s*(?:(?:p\.?\s?s|n\.?b)\b\.?|(?:edit|update)\b|(?:附|补充|另)(?=\s*[:：]))"
+    r"\s*(?:(?:p\.?\s?s|n\.?b)\b\.?|(?:edit|update)\b|(?:附|补充(?:一下|说明)?|另)(?=\s*[:：]))"
     r"\s*[:：.,，-]?\s*")
 #: A limit said of what came before: 出差期间就这样, 这周先这么定.
 _SO_FOR_NOW_RE = re.compile(
     r"(?:就|先|暂时|暂且)[^，。！？,\n]{0,6}?(?:这样|这么(?:定|办|用|来)|如此)")
+
+
+#: A segment that only announces a clarification ("to be clear", 说清楚一点).
+_CLARIFY_RE = re.compile(
+    r"\s*(?:just\s+)?(?:to\s+be\s+(?:clear|precise|honest)|to\s+clarify|i\s+mean|mind\s+you"
+    r"|说清楚(?:一点|点)?|说明一下|澄清一下|补充一下)\s*")
 
 
 def _short(part: str) -> int:
@@ -1411,6 +1417,8 @@ def _restriction_after(ctx: _Ctx, si: int) -> tuple[int, int] | None:
     elif ctx.sents[si].para_after and not _POSTSCRIPT_RE.match(ctx.t, ctx.sents[j].start):
         return None
     for sa, sb in ctx.sents[j].segs:
+        if _CLARIFY_RE.fullmatch(ctx.t, sa, sb):
+            continue                            # "Oh, to be clear, that's only while …"
         if _only_at(ctx, sa) or (_SO_FOR_NOW_RE.search(ctx.t, sa, sb)
                                           and ctx.hits_in("temporary", sa, sb)):
             return sa, ctx.sents[j].end

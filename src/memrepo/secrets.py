@@ -667,7 +667,7 @@ def _value_ok(value: str, family: str, strength: str) -> bool:
     if family == _CVV:
         return value.isdigit() and len(value) <= 4
     if family == _CODE:  # "A7K2Q9", "4417", a combination "12-34-56"
-        bare = value.replace("-", "").rstrip("#*")   # keypads end a code with #
+        bare = value.replace("-", "").strip("#*")    # keypads open or end a code with # or *
         return bare.isalnum() and _has_digit(bare) and len(bare) <= 10
     if family == _TOKEN:
         if value.isdigit():

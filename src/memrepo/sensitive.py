@@ -1,8 +1,13 @@
-"""Special-category data (health, religion, politics, orientation, ethnicity) in a value.
+"""Special-category data (health, religion, politics, orientation, ethnicity, trade-union
+membership) and other private data (immigration status, debts and pay) in a value.
 
 Deny-tier keys keep such profiling out by name; this catches it when an extractor files
-it under an ordinary key ("current_task: get to chemo on Thursday"). A hit never commits
-automatically: the subject is asked. Pure; the term list is data in lexicon/sensitive.json.
+it under an ordinary key ("current_task: get to chemo on Thursday"), including values that
+stand for it ("diet: low-FODMAP", "diet: halal"). A hit never commits automatically: the
+subject is asked. Only the value counts, not the sentence around it: a fact keeps its
+value, and the message it came from is stored whatever is decided, so "I'm coeliac — note
+that my recipes must be gluten-free" may store the diet while health_condition=coeliac is
+refused by its tier. Pure; the term list is data in lexicon/sensitive.json.
 """
 
 from __future__ import annotations
@@ -27,6 +32,9 @@ def _patterns() -> dict[str, re.Pattern[str]]:
             continue
         parts = []
         for term in terms:
+            if term.startswith("re:"):
+                parts.append(f"(?:{term[3:]})")
+                continue
             norm = re.escape(_norm(term))
             parts.append(norm if _CJK.search(term) else rf"(?<![\w]){norm}(?![\w])")
         out[category] = re.compile("|".join(parts))
