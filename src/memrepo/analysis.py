@@ -1279,7 +1279,7 @@ def _negation(ctx: _Ctx, a: int, b: int, seg: tuple[int, int], *, time: bool = F
 #: that I drink coffee... never. Not once.", "我喝咖啡……从来不").
 _NEG_AFTERTHOUGHT_RE = re.compile(
     r"\s*(?:\.{2,}|…+|—+|–|-{1,2})\s*(never|not|nope|nah|not\s+(?:really|at\s+all|once|anymore)"
-    r"|从来不|从不|才不|并不|不存在的|才怪|没有的事)(?=\s*(?:[.!,。!,~]|$))")
+    r"|从来不|从不|才不|并不|不存在的|才怪|没有的事)(?=\s*(?:[.!,。~]|$))")
 
 
 #: The speaker refusing in their own voice: 我是完全不用的, 我从来不碰.
