@@ -394,6 +394,7 @@ def test_leftover_temp_files_are_cleaned_and_real_objects_kept(store: Store) -> 
     tenant = _ingest(store, [msg])
     assert gate.submit(store, raw, now=NOW).decision is DecisionKind.COMMIT
     objects = tenant.path / "objects"
+    tenant.repo.create_blob(b"a loose object that must survive the sweep")
     real = _loose_objects(objects)
     assert real
     hour_ago = time.time() - 3600

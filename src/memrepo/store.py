@@ -232,17 +232,19 @@ class TenantRepo:
         cls(path, tenant_id, durable=durable)._initial_commit(policy)
 
     def _initial_commit(self, policy: Policy) -> None:
-        blob = _git.write_blob(self.repo, canonical.dumps_pretty(policy.to_json()))
-        tree = _git.edit_tree(self.repo, None, {layout.POLICY_PATH: blob})
+        """The policy commit, written as one pack like any batch (three loose objects and
+        their fan-out folders in every new tenant otherwise)."""
         message = (
             f"memrepo: create tenant {self.tenant_id}\n\n"
             f"Policy {policy.name} ({policy.version}) installed.\n\n"
             f"Operator: memrepo init\nPolicy-Version: {policy.version}\n"
         )
-        commit = _git.create_commit(self.repo, tree=tree, parents=[], message=message,
-                                    author=GATE_AUTHOR)
-        _git.compare_and_swap(self.repo, {layout.MAIN_REF: (None, commit)},
-                              message="memrepo: create tenant", durable=self.durable)
+        with self.staged() as batch:
+            blob = self.blob(policy.to_json())
+            self.commit(self.state(), main={layout.POLICY_PATH: blob}, message=message)
+            if not batch.publish():
+                raise StoreError(f"cannot create tenant {self.tenant_id}: its main moved",
+                                 code="init_failed")
 
     # -- reading -----------------------------------------------------------------
 
