@@ -3424,16 +3424,17 @@ def _paste_taint(folder: _Folder, clause: str, span: str, untrusted: Sequence[Me
     clause_s = _SPACE_RE.sub(" ", clause).strip()
     span_s = _SPACE_RE.sub(" ", span).strip()
     span_need = max(_PASTE_MIN_SPAN, math.ceil(_weight(span_s) * _PASTE_SHARE))
+    # The user's side with the value masked, once for every message it is compared with.
+    masked_clause = _mask_value(clause_s, leaves, "\x00") if leaves else clause_s
+    masked_span = _mask_value(span_s, leaves, "\x00") if leaves else span_s
     for m in untrusted:
         other = _squash(folder, _attr(m, "text") or "")
         clause_m, span_m = clause_s, span_s
         if leaves:
-            masked_clause = _mask_value(clause_s, leaves, "\x00")
             masked_other = _mask_value(other, leaves, "\x01")
             if "assistant" in (_attr(m, "role"), _attr(m, "origin")) and \
                     _attr(m, "origin") not in ("tool", "web"):
-                clause_m, other = masked_clause, masked_other
-                span_m = _mask_value(span_s, leaves, "\x00")
+                clause_m, span_m, other = masked_clause, masked_span, masked_other
             elif not _common_run(masked_clause, masked_other, _PASTE_OWN_WORDS):
                 continue                # only the value in common, nothing of the page's
         if _common_run(clause_m, other, _PASTE_RUN) or (

@@ -46,6 +46,17 @@ MAX_ATTEMPTS = 200
 GATE_OPERATOR = "gate"
 
 
+def backoff(attempt: int) -> None:
+    """Sleep a random while, longer after each lost compare-and-swap (at most 50 ms)."""
+    time.sleep(random.uniform(0, min(0.05, 0.001 * 2 ** min(attempt, 6))))
+
+
+def lost_race(proposal_id: str, payload_hash: str) -> Decision:
+    """The answer for a proposal that lost its compare-and-swap :data:`MAX_ATTEMPTS` times."""
+    return Decision(decision=DecisionKind.CONFLICT, reasons=("lost_race_repeatedly",),
+                    proposal_id=proposal_id, payload_hash=payload_hash)
+
+
 @dataclass(frozen=True)
 class Assessment:
     """Everything the gate worked out about one proposal at one tip."""
@@ -147,11 +158,9 @@ def decide_batch(tenant: TenantRepo, items: list[groupcommit.Item], durable: boo
             if batch.publish(durable=durable):
                 break
         raced = True
-        time.sleep(random.uniform(0, min(0.05, 0.001 * 2**min(attempt, 6))))
+        backoff(attempt)
     else:
-        return [Decision(decision=DecisionKind.CONFLICT, reasons=("lost_race_repeatedly",),
-                         proposal_id=i.proposal.id, payload_hash=i.proposal.payload_hash)
-                for i in items]
+        return [lost_race(i.proposal.id, i.proposal.payload_hash) for i in items]
     for item, result in zip(items, results, strict=True):
         if isinstance(result, Decision) and result.decision is DecisionKind.DUPLICATE:
             stats.note_replay(tenant, item.proposal.id)

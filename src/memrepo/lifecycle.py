@@ -9,8 +9,6 @@ fact that changed since the person looked at it.
 from __future__ import annotations
 
 import json
-import random
-import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -19,7 +17,7 @@ from typing import Any
 from . import _git, canonical, layout
 from .canonical import check_jcs_value
 from .errors import InputError, NotFoundError
-from .gate import MAX_ATTEMPTS, assess, commit_fact
+from .gate import MAX_ATTEMPTS, assess, backoff, commit_fact, lost_race
 from .policy import Policy, check_value, parse_policy
 from .proposal import (
     Decision,
@@ -33,10 +31,6 @@ from .proposal import (
     parse_time,
 )
 from .store import State, Store, TenantRepo, now_utc
-
-
-def _backoff(attempt: int) -> None:
-    time.sleep(random.uniform(0, min(0.05, 0.001 * 2 ** min(attempt, 6))))
 
 
 def _pending_record(tenant: TenantRepo, proposal_id: str, state: State) -> dict[str, Any]:
@@ -78,7 +72,7 @@ def confirm(store: Store, tenant_id: str, proposal_id: str, payload_hash: str, *
             done = _confirm_renewal(tenant, state, record, approver=approver, now=now)
             if done is not None:
                 return done
-            _backoff(attempt)
+            backoff(attempt)
             continue
         proposal = MemoryProposal.model_validate(record["proposal"])
         a = assess(tenant, state, proposal, now)
@@ -103,14 +97,13 @@ def confirm(store: Store, tenant_id: str, proposal_id: str, payload_hash: str, *
             )
             if done is not None:
                 return done
-            _backoff(attempt)
+            backoff(attempt)
             continue
         if _close(tenant, state, record, status=status, decision=decision, reasons=reasons,
                   operator=approver, now=now):
             return Decision(decision=decision, reasons=tuple(reasons), **base)
-        _backoff(attempt)
-    return Decision(decision=DecisionKind.CONFLICT, reasons=("lost_race_repeatedly",),
-                    proposal_id=proposal_id, payload_hash=payload_hash)
+        backoff(attempt)
+    return lost_race(proposal_id, payload_hash)
 
 
 def _changed_since(base: Mapping[str, Any] | None, current: Fact | None) -> bool:
@@ -162,7 +155,7 @@ def decline(store: Store, tenant_id: str, proposal_id: str, *, operator: str,
                   reasons=("declined_by_subject",), operator=operator, now=now):
             return Decision(decision=DecisionKind.REJECT, reasons=("declined_by_subject",),
                             proposal_id=proposal_id, payload_hash=record["payloadHash"])
-        _backoff(attempt)
+        backoff(attempt)
     raise InputError("could not decline: lost the race too often", code="cas_exhausted")
 
 
@@ -263,7 +256,7 @@ def revoke(store: Store, tenant_id: str, *, message_id: str | None = None,
         if done is not None:
             return RevokeResult(tuple(revoked), tuple(declined),
                                 str(done[0]) if main else None)
-        _backoff(attempt)
+        backoff(attempt)
     raise InputError("could not revoke: lost the race too often", code="cas_exhausted")
 
 
@@ -325,7 +318,7 @@ def _admin_set(store: Store, tenant_id: str, fact: FactRef, value: Any, *, opera
         done = tenant.commit(state, main=changes, message=message, when=now)
         if done is not None:
             return new, str(done[0])
-        _backoff(attempt)
+        backoff(attempt)
     raise InputError("could not write: lost the race too often", code="cas_exhausted")
 
 
@@ -345,7 +338,7 @@ def set_policy(store: Store, tenant_id: str, data: Any, *, operator: str, reason
         if tenant.commit(state, main={layout.POLICY_PATH: blob}, message=message,
                          when=now) is not None:
             return policy.version
-        _backoff(attempt)
+        backoff(attempt)
     raise InputError("could not write policy: lost the race too often", code="cas_exhausted")
 
 
@@ -457,7 +450,7 @@ def _admin_commit(tenant: TenantRepo, build: Any, now: datetime) -> AdminResult:
         done = tenant.commit(state, main=changes, message=message, when=now)
         if done is not None:
             return AdminResult(tuple(facts), str(done[0]))
-        _backoff(attempt)
+        backoff(attempt)
     raise InputError("could not write: lost the race too often", code="cas_exhausted")
 
 
@@ -764,7 +757,7 @@ def expire(store: Store, tenant_id: str, *, operator: str = "expire-sweep",
         done = tenant.commit(state, audit=audit, message="\n".join(lines) + "\n", when=now)
         if done is not None:
             return ExpireResult(tuple(records), tuple(skipped), str(done[1]))
-        _backoff(attempt)
+        backoff(attempt)
     raise InputError("could not sweep: lost the race too often", code="cas_exhausted")
 
 

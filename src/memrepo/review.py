@@ -21,9 +21,7 @@ from __future__ import annotations
 
 import difflib
 import json
-import random
 import re
-import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -591,11 +589,9 @@ def _merge_batch(tenant: TenantRepo, chunk: Sequence[Entry], name: str,
                        for e in chunk]
             if batch.publish():
                 return results
-        time.sleep(random.uniform(0, min(0.05, 0.001 * 2 ** min(attempt, 6))))
-    return [MergeResult(e, Decision(decision=DecisionKind.CONFLICT,
-                                    reasons=("lost_race_repeatedly",),
-                                    proposal_id=e.proposal.id,
-                                    payload_hash=e.proposal.payload_hash)) for e in chunk]
+        gate.backoff(attempt)
+    return [MergeResult(e, gate.lost_race(e.proposal.id, e.proposal.payload_hash))
+            for e in chunk]
 
 
 def _merge_one(tenant: TenantRepo, e: Entry, name: str, approval: Mapping[str, Any],

@@ -28,8 +28,8 @@ from typing import Any, Literal
 
 from . import _git, layout
 from .errors import InputError, NotFoundError
-from .gate import MAX_ATTEMPTS
-from .lifecycle import FactRef, _backoff, _successor, fact_target, time_ms
+from .gate import MAX_ATTEMPTS, backoff
+from .lifecycle import FactRef, _successor, fact_target, time_ms
 from .proposal import Fact, FactStatus
 from .store import GATE_AUTHOR, State, Store, TenantRepo, now_utc
 
@@ -294,7 +294,7 @@ def rollback(store: Store, tenant_id: str, *, to: str, facts: Sequence[str | Fac
         if done is not None:
             return RollbackPlan(tenant_id, plan.target, plan.base, plan.changes, True,
                                 str(done[0]))
-        _backoff(attempt)
+        backoff(attempt)
     raise InputError("could not roll back: lost the race too often", code="cas_exhausted")
 
 

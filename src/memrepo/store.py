@@ -578,43 +578,42 @@ class Batch:
         its index, the refs and their directories are fsynced before this returns True.
         Raises StoreError when the disk refuses a write; nothing new is on ``main`` then.
         """
-        durable = self.tenant.durable if durable is None else durable
         updates = _updates(self.base, self.main if self.main != self.base.main else None,
                            self.audit if self.audit != self.base.audit else None)
         if not updates:
             self.published = True
             return True
+        return self._write_and_swap(updates, verify=_unchanged(self.base, updates),
+                                    message=f"memrepo: {self.commits} commit(s)",
+                                    durable=durable)
+
+    def publish_refs(self, refs: Mapping[str, tuple[_git.Oid | None, _git.Oid]], *,
+                     durable: bool | None = None) -> bool:
+        """Publish as :meth:`publish` does, moving ``refs`` instead of ``main`` and the
+        audit ref: how commits staged for another ref (a review branch) are written. The
+        batch must not have moved those two. False when one of ``refs`` is not at its
+        expected old value."""
+        if (self.main, self.audit) != (self.base.main, self.base.audit):
+            raise StoreError("publish_refs is for batches that leave main and the audit "
+                             "ref alone", code="batch_inconsistent")
+        return self._write_and_swap(refs, verify={}, message=f"memrepo: {len(refs)} ref(s)",
+                                    durable=durable)
+
+    def _write_and_swap(self, updates: Mapping[str, tuple[_git.Oid | None, _git.Oid]], *,
+                        verify: Mapping[str, _git.Oid | None], message: str,
+                        durable: bool | None) -> bool:
+        """The batch's objects as one pack, then one compare-and-swap of ``updates``."""
+        durable = self.tenant.durable if durable is None else durable
         _git.write_pack(_git.pack_dir(self.tenant._disk), self.staging.objects,
                         durable=durable)
         self.staging.objects.clear()
-        if not _git.compare_and_swap(self.tenant._disk, updates,
-                                     message=f"memrepo: {self.commits} commit(s)",
-                                     verify=_unchanged(self.base, updates), durable=durable):
+        if not _git.compare_and_swap(self.tenant._disk, updates, message=message,
+                                     verify=verify, durable=durable):
             return False
         self.published = True
         from . import maintenance  # maintenance runs git on tenants of this module
 
         maintenance.after_publish(self.tenant)
-        return True
-
-
-    def publish_refs(self, refs: Mapping[str, tuple[_git.Oid | None, _git.Oid]], *,
-                     durable: bool | None = None) -> bool:
-        """Write the batch's objects as one pack and move ``refs`` with one
-        compare-and-swap: how commits staged for refs other than ``main`` and the audit
-        ref (a review branch) are published. The batch must not have moved those two.
-        False when one of ``refs`` is not at its expected old value."""
-        if (self.main, self.audit) != (self.base.main, self.base.audit):
-            raise StoreError("publish_refs is for batches that leave main and the audit "
-                             "ref alone", code="batch_inconsistent")
-        durable = self.tenant.durable if durable is None else durable
-        _git.write_pack(_git.pack_dir(self.tenant._disk), self.staging.objects,
-                        durable=durable)
-        self.staging.objects.clear()
-        if not _git.compare_and_swap(self.tenant._disk, refs,
-                                     message=f"memrepo: {len(refs)} ref(s)", durable=durable):
-            return False
-        self.published = True
         return True
 
 
